@@ -1,0 +1,145 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.core.LockClient;
+
+/**
+ * The {@link LockHandle} of one acquisition: held until released or found lost.
+ */
+final class DefaultLockHandle implements LockHandle {
+
+	private static final Log logger = LogFactory.getLog(LockHandle.class);
+
+	private final String key;
+
+	private final String resource;
+
+	private final String ownerToken;
+
+	private final long fencingToken;
+
+	private final LockClient client;
+
+	private final LockListener listener;
+
+	private final long acquiredAtNanos = System.nanoTime();
+
+	private final Thread holder = Thread.currentThread();
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	private volatile @Nullable Runnable beforeRelease;
+
+	DefaultLockHandle(String key, String resource, String ownerToken, long fencingToken, LockClient client,
+			LockListener listener) {
+		this.key = key;
+		this.resource = resource;
+		this.ownerToken = ownerToken;
+		this.fencingToken = fencingToken;
+		this.client = client;
+		this.listener = listener;
+	}
+
+	@Override
+	public String key() {
+		return this.key;
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.fencingToken;
+	}
+
+	String resource() {
+		return this.resource;
+	}
+
+	String ownerToken() {
+		return this.ownerToken;
+	}
+
+	@Override
+	public boolean isHeld() {
+		return this.state.get() == State.HELD && this.client.isHeld(this.resource, this.ownerToken);
+	}
+
+	/**
+	 * Run the given action before the release script, so that lease renewal is stopped
+	 * before the release and cannot resurrect the lease afterwards.
+	 * @param action the action to run once, before releasing
+	 */
+	void beforeRelease(Runnable action) {
+		this.beforeRelease = action;
+	}
+
+	/**
+	 * Mark the lock as lost, once, and report it.
+	 * @return {@code true} if the lock was held until now
+	 */
+	boolean markLost() {
+		if (!this.state.compareAndSet(State.HELD, State.LOST)) {
+			return false;
+		}
+		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
+				+ ") was lost while held: its lease ran out or the key was removed");
+		this.listener.onLost(this.key, this.fencingToken, this.holder);
+		return true;
+	}
+
+	@Override
+	public void close() {
+		State previous = this.state.getAndSet(State.RELEASED);
+		if (previous == State.RELEASED) {
+			return;
+		}
+		Runnable action = this.beforeRelease;
+		if (action != null) {
+			action.run();
+		}
+		Duration held = Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos);
+		if (this.client.release(this.resource, this.ownerToken)) {
+			this.listener.onReleased(this.key, held);
+		}
+		else if (previous == State.HELD) {
+			logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
+					+ ") had expired before its release after " + held.toMillis()
+					+ "ms; another owner may have held it meanwhile. Use a longer ttl or auto-renew.");
+			this.listener.onReleaseMismatch(this.key, held);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "LockHandle[key='" + this.key + "', fencingToken=" + this.fencingToken + ", state=" + this.state.get()
+				+ "]";
+	}
+
+	private enum State {
+
+		HELD, LOST, RELEASED
+
+	}
+
+}

@@ -1,0 +1,47 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Validates lock keys. Any non-blank string up to {@link LockRequest#MAX_KEY_BYTES} is a
+ * valid key: unicode, spaces, braces, colons and glob characters included, since every
+ * key is passed to Redis as a script argument and never interpreted.
+ */
+final class LockKeys {
+
+	private LockKeys() {
+	}
+
+	static void validate(String key) {
+		if (key == null) {
+			throw new IllegalArgumentException("'key' must not be null");
+		}
+		if (key.isBlank()) {
+			throw new IllegalArgumentException("'key' must not be blank");
+		}
+		// Checked on the character count first, so an absurdly long key is not encoded.
+		if (key.length() > LockRequest.MAX_KEY_BYTES
+				|| key.getBytes(StandardCharsets.UTF_8).length > LockRequest.MAX_KEY_BYTES) {
+			throw new IllegalArgumentException("'key' must be at most " + LockRequest.MAX_KEY_BYTES
+					+ " bytes in UTF-8 but was " + key.getBytes(StandardCharsets.UTF_8).length + " bytes (starting '"
+					+ key.substring(0, 32) + "...')");
+		}
+	}
+
+}

@@ -1,0 +1,79 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.time.Duration;
+
+/**
+ * Callback for what happens to locks, for metrics and diagnostics. Every method has an
+ * empty default, so an implementation overrides only what it needs.
+ *
+ * <p>
+ * Callbacks run on the thread that caused the event (the renewal scheduler for
+ * {@link #onLost}); they must be fast and must not throw. An exception thrown by a
+ * listener is logged and otherwise ignored.
+ *
+ * @see LockStatistics
+ */
+public interface LockListener {
+
+	/**
+	 * A lock was acquired.
+	 * @param key the lock key
+	 * @param fencingToken the fencing token of the acquisition
+	 * @param waited how long the caller waited for it
+	 */
+	default void onAcquired(String key, long fencingToken, Duration waited) {
+	}
+
+	/**
+	 * A lock stayed busy for the whole wait time.
+	 * @param key the lock key
+	 * @param waited how long the caller waited
+	 */
+	default void onNotAcquired(String key, Duration waited) {
+	}
+
+	/**
+	 * A lock was released by its owner.
+	 * @param key the lock key
+	 * @param held how long it was held
+	 */
+	default void onReleased(String key, Duration held) {
+	}
+
+	/**
+	 * A release found the lock no longer held by its owner: the lease had expired and the
+	 * lock may already belong to someone else, whose lock was left in place.
+	 * @param key the lock key
+	 * @param held how long the owner believed it held the lock
+	 */
+	default void onReleaseMismatch(String key, Duration held) {
+	}
+
+	/**
+	 * A held lock was found lost while its owner still used it (the lease ran out or the
+	 * key was removed), so the owner's work is no longer protected. A listener may, for
+	 * example, interrupt the holder thread to stop that work.
+	 * @param key the lock key
+	 * @param fencingToken the fencing token of the lost acquisition
+	 * @param holder the thread that acquired the lock
+	 */
+	default void onLost(String key, long fencingToken, Thread holder) {
+	}
+
+}

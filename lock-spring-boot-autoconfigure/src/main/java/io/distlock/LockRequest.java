@@ -1,0 +1,74 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.time.Duration;
+
+import org.springframework.util.Assert;
+
+/**
+ * What to lock and how: the key, the lease time, how long to wait for a busy lock, and
+ * whether the lease is renewed while the lock is held.
+ *
+ * @param key the lock key, without the configured key prefix; any non-blank string of at
+ * most {@value #MAX_KEY_BYTES} bytes in UTF-8
+ * @param ttl the lease time: how long the lock outlives a holder that stops renewing it;
+ * at least one millisecond
+ * @param waitTime how long to wait for a busy lock; zero means try once
+ * @param autoRenew whether the lease is renewed while the lock is held, so that
+ * {@code ttl} only bounds how long a crashed holder blocks others
+ */
+public record LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew) {
+
+	/**
+	 * The longest key accepted, in bytes of its UTF-8 form.
+	 */
+	public static final int MAX_KEY_BYTES = 1024;
+
+	/**
+	 * Validate the request.
+	 * @throws IllegalArgumentException naming the argument that is invalid
+	 */
+	public LockRequest {
+		LockKeys.validate(key);
+		Assert.isTrue(ttl != null, "'ttl' must not be null");
+		Assert.isTrue(ttl.toMillis() >= 1, () -> "'ttl' must be at least 1ms but was " + ttl);
+		Assert.isTrue(waitTime != null, "'waitTime' must not be null");
+		Assert.isTrue(!waitTime.isNegative(), () -> "'waitTime' must not be negative but was " + waitTime);
+	}
+
+	/**
+	 * Create a request for a lock whose lease is renewed while held.
+	 * @param key the lock key
+	 * @param ttl the lease time
+	 * @param waitTime how long to wait for a busy lock
+	 * @return the request
+	 */
+	public static LockRequest of(String key, Duration ttl, Duration waitTime) {
+		return new LockRequest(key, ttl, waitTime, true);
+	}
+
+	/**
+	 * Return a copy of this request with the given renewal setting.
+	 * @param autoRenew whether the lease is renewed while the lock is held
+	 * @return the new request
+	 */
+	public LockRequest withAutoRenew(boolean autoRenew) {
+		return new LockRequest(this.key, this.ttl, this.waitTime, autoRenew);
+	}
+
+}

@@ -1,0 +1,249 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.core.AcquireResult;
+import io.distlock.core.LeaseRenewer;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockWaiter;
+
+import org.springframework.util.Assert;
+
+/**
+ * The programmatic entry point: take a distributed lock, run code under it, release it.
+ *
+ * <pre class="code">
+ * try (LockHandle lock = lockTemplate.tryAcquire("order:42", Duration.ofSeconds(10), Duration.ZERO).orElseThrow()) {
+ *     storage.write(order, lock.fencingToken());
+ * }
+ * </pre>
+ *
+ * <p>
+ * Keys are given without the key prefix, which this template adds. Every acquisition gets
+ * its own unguessable owner token, so only that acquisition can renew or release the
+ * lock. Waiting for a busy lock parks the thread until the holder releases it (when
+ * release notifications are available), its lease runs out, or a bounded backoff passes.
+ *
+ * @see LockHandle
+ * @see LockClient
+ */
+public class LockTemplate {
+
+	/**
+	 * The default key prefix, so that lock keys stand apart from the application's data.
+	 */
+	public static final String DEFAULT_KEY_PREFIX = "lock:";
+
+	private final LockClient client;
+
+	private final LockWaiter waiter;
+
+	private final LockStatistics statistics = new LockStatistics();
+
+	private LeaseRenewer renewer;
+
+	private String keyPrefix = DEFAULT_KEY_PREFIX;
+
+	private LockListener listener = this.statistics;
+
+	/**
+	 * Create a template over the given lock store, waiting by bounded backoff only.
+	 * @param client the lock store
+	 */
+	public LockTemplate(LockClient client) {
+		this(client, new LockWaiter(Duration.ofMillis(500)));
+	}
+
+	/**
+	 * Create a template over the given lock store, with the given waiter; pass the waiter
+	 * that release notifications signal, so that waiting callers wake up on a release.
+	 * @param client the lock store
+	 * @param waiter the waiter that parks callers of a busy lock
+	 */
+	public LockTemplate(LockClient client, LockWaiter waiter) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(waiter, "'waiter' must not be null");
+		this.client = client;
+		this.waiter = waiter;
+		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
+	}
+
+	/**
+	 * Set the watchdog that renews the leases of auto-renewed locks; by default one of
+	 * this template's own, with a maximum hold time of one hour.
+	 * @param renewer the lease renewer
+	 */
+	public void setLeaseRenewer(LeaseRenewer renewer) {
+		Assert.notNull(renewer, "'renewer' must not be null");
+		this.renewer = renewer;
+	}
+
+	/**
+	 * Set the prefix put before every key in the store; {@value #DEFAULT_KEY_PREFIX} by
+	 * default.
+	 * @param keyPrefix the key prefix, may be empty
+	 */
+	public void setKeyPrefix(String keyPrefix) {
+		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
+		this.keyPrefix = keyPrefix;
+	}
+
+	/**
+	 * Set listeners to tell about lock events, in addition to the built-in
+	 * {@link #getStatistics() statistics}.
+	 * @param listeners the listeners
+	 */
+	public void setLockListeners(List<LockListener> listeners) {
+		Assert.notNull(listeners, "'listeners' must not be null");
+		List<LockListener> all = new ArrayList<>();
+		all.add(this.statistics);
+		all.addAll(listeners);
+		this.listener = new LockListeners(all);
+	}
+
+	/**
+	 * Return the counts of what happened to this template's locks.
+	 * @return the statistics
+	 */
+	public LockStatistics getStatistics() {
+		return this.statistics;
+	}
+
+	/**
+	 * Acquire a lock whose lease is renewed while held, waiting up to the given time.
+	 * @param key the lock key
+	 * @param ttl the lease time
+	 * @param waitTime how long to wait for a busy lock; zero means try once
+	 * @return the held lock, or empty if it stayed busy for the whole wait time
+	 * @throws IllegalArgumentException if an argument is invalid
+	 * @throws LockBackendException if Redis cannot be reached
+	 * @throws LockAcquisitionException if the thread was interrupted while waiting
+	 */
+	public Optional<LockHandle> tryAcquire(String key, Duration ttl, Duration waitTime) {
+		return tryAcquire(LockRequest.of(key, ttl, waitTime));
+	}
+
+	/**
+	 * Acquire a lock as described by the request.
+	 * @param request what to lock and how
+	 * @return the held lock, or empty if it stayed busy for the whole wait time
+	 * @throws LockBackendException if Redis cannot be reached
+	 * @throws LockAcquisitionException if the thread was interrupted while waiting
+	 */
+	public Optional<LockHandle> tryAcquire(LockRequest request) {
+		Assert.notNull(request, "'request' must not be null");
+		return Optional.ofNullable(acquire(request, System.nanoTime()));
+	}
+
+	/**
+	 * Run the action under a lock whose lease is renewed while held, and release the lock
+	 * when the action ends, also when it throws.
+	 * @param <T> the type of the action's result
+	 * @param key the lock key
+	 * @param ttl the lease time
+	 * @param waitTime how long to wait for a busy lock; zero means try once
+	 * @param action the code to run while holding the lock
+	 * @return the action's result
+	 * @throws LockAcquisitionException if the lock stayed busy for the whole wait time;
+	 * the action did not run
+	 * @throws LockBackendException if Redis cannot be reached
+	 */
+	public <T> T execute(String key, Duration ttl, Duration waitTime, Supplier<T> action) {
+		return execute(LockRequest.of(key, ttl, waitTime), action);
+	}
+
+	/**
+	 * Run the action under the lock described by the request, and release the lock when
+	 * the action ends, also when it throws. A failure to release never hides the action's
+	 * own exception: it is added to it as suppressed.
+	 * @param <T> the type of the action's result
+	 * @param request what to lock and how
+	 * @param action the code to run while holding the lock
+	 * @return the action's result
+	 * @throws LockAcquisitionException if the lock stayed busy for the whole wait time;
+	 * the action did not run
+	 * @throws LockBackendException if Redis cannot be reached
+	 */
+	public <T> T execute(LockRequest request, Supplier<T> action) {
+		Assert.notNull(request, "'request' must not be null");
+		Assert.notNull(action, "'action' must not be null");
+		long start = System.nanoTime();
+		LockHandle handle = acquire(request, start);
+		if (handle == null) {
+			throw new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start));
+		}
+		try (handle) {
+			return action.get();
+		}
+	}
+
+	private @Nullable LockHandle acquire(LockRequest request, long start) {
+		String resource = this.keyPrefix + request.key();
+		String owner = UUID.randomUUID().toString();
+		if (request.waitTime().isZero()) {
+			return handleFor(request, resource, owner, this.client.tryAcquire(resource, owner, request.ttl()), start);
+		}
+		long deadline = start + request.waitTime().toNanos();
+		// Registered before the first attempt, so a release right after it is not missed.
+		try (LockWaiter.Waiter waiting = this.waiter.register(resource)) {
+			AcquireResult result;
+			while ((result = this.client.tryAcquire(resource, owner, request.ttl())) instanceof AcquireResult.Busy busy
+					&& deadline - System.nanoTime() > 0) {
+				waiting.await(busyNanos(busy), deadline);
+			}
+			return handleFor(request, resource, owner, result, start);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			Duration waited = Duration.ofNanos(System.nanoTime() - start);
+			throw new LockAcquisitionException(request.key(), waited,
+					"Interrupted after waiting " + waited.toMillis() + "ms for lock '" + request.key() + "'", ex);
+		}
+	}
+
+	private @Nullable LockHandle handleFor(LockRequest request, String resource, String owner, AcquireResult result,
+			long start) {
+		Duration waited = Duration.ofNanos(System.nanoTime() - start);
+		if (result instanceof AcquireResult.Acquired acquired) {
+			DefaultLockHandle handle = new DefaultLockHandle(request.key(), resource, owner, acquired.fencingToken(),
+					this.client, this.listener);
+			if (request.autoRenew()) {
+				LeaseRenewer.Lease lease = this.renewer.register(resource, owner, request.ttl(), handle::markLost);
+				handle.beforeRelease(lease::cancel);
+			}
+			this.listener.onAcquired(request.key(), acquired.fencingToken(), waited);
+			return handle;
+		}
+		this.listener.onNotAcquired(request.key(), waited);
+		return null;
+	}
+
+	private static long busyNanos(AcquireResult.Busy busy) {
+		Duration remaining = busy.remainingTtl();
+		return (remaining != null) ? remaining.toNanos() : -1;
+	}
+
+}

@@ -1,0 +1,48 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.core;
+
+import java.time.Duration;
+
+/**
+ * The answer of one acquire attempt: either the lock with its fencing token, or busy with
+ * the holder's remaining lease.
+ *
+ * @see LockClient#tryAcquire(String, String, Duration)
+ */
+public sealed interface AcquireResult {
+
+	/**
+	 * The lock was taken.
+	 *
+	 * @param fencingToken the fencing token of this acquisition
+	 */
+	record Acquired(long fencingToken) implements AcquireResult {
+
+	}
+
+	/**
+	 * The lock is held by another owner.
+	 *
+	 * @param remainingTtl the holder's remaining lease, or {@code null} if the lock key
+	 * has no expiry (set by something other than distlock)
+	 */
+	record Busy(@org.jspecify.annotations.Nullable Duration remainingTtl) implements AcquireResult {
+
+	}
+
+}

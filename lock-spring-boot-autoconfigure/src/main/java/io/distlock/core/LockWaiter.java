@@ -1,0 +1,177 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.core;
+
+import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Parks threads waiting for a busy lock until a release notification for its key arrives,
+ * a bounded backoff passes, or their deadline comes.
+ *
+ * <p>
+ * A notification wakes one waiter of this application per key, so a release does not send
+ * every local waiter to Redis at once; a waiter that gives up with a wake-up it did not
+ * use passes it on. Notifications may be lost (or never sent, without a notifier), so
+ * every wait is also bounded by the backoff: waiting never depends on them for progress.
+ * Uses {@link LockSupport} parking, so it is safe on virtual threads.
+ */
+public final class LockWaiter {
+
+	private static final long INITIAL_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	private final long maxBackoffNanos;
+
+	private final ConcurrentHashMap<String, Queue<Waiter>> waiters = new ConcurrentHashMap<>();
+
+	/**
+	 * Create a waiter whose fallback backoff grows up to the given bound.
+	 * @param maxBackoff the longest a waiter sleeps between two attempts without a
+	 * notification
+	 */
+	public LockWaiter(Duration maxBackoff) {
+		this.maxBackoffNanos = Math.max(INITIAL_BACKOFF_NANOS, maxBackoff.toNanos());
+	}
+
+	/**
+	 * Register the calling thread as a waiter for the key. Register before the acquire
+	 * attempt, so that a release between a failed attempt and the wait is not missed.
+	 * @param key the resource name
+	 * @return the registration, to close when done waiting
+	 */
+	public Waiter register(String key) {
+		Waiter waiter = new Waiter(key, Thread.currentThread());
+		this.waiters.compute(key, (k, queue) -> {
+			Queue<Waiter> result = (queue != null) ? queue : new ConcurrentLinkedQueue<>();
+			result.add(waiter);
+			return result;
+		});
+		return waiter;
+	}
+
+	/**
+	 * Wake one waiter of the key, because its lock was released.
+	 * @param key the resource name
+	 */
+	public void signal(String key) {
+		Queue<Waiter> queue = this.waiters.get(key);
+		if (queue != null) {
+			for (Waiter waiter : queue) {
+				if (waiter.wake()) {
+					return;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Wake every waiter, for example after the notification channel reconnected and
+	 * releases may have been missed.
+	 */
+	public void signalAll() {
+		this.waiters.values().forEach((queue) -> queue.forEach(Waiter::wake));
+	}
+
+	/**
+	 * Return how many threads are registered as waiting.
+	 * @return the number of waiting threads
+	 */
+	public int waiting() {
+		return this.waiters.values().stream().mapToInt(Queue::size).sum();
+	}
+
+	private void unregister(Waiter waiter) {
+		this.waiters.computeIfPresent(waiter.key, (k, queue) -> {
+			queue.remove(waiter);
+			return queue.isEmpty() ? null : queue;
+		});
+	}
+
+	/**
+	 * One thread's registration as a waiter for one key.
+	 */
+	public final class Waiter implements AutoCloseable {
+
+		private final String key;
+
+		private final Thread thread;
+
+		private final AtomicBoolean woken = new AtomicBoolean();
+
+		private long backoffNanos = INITIAL_BACKOFF_NANOS;
+
+		Waiter(String key, Thread thread) {
+			this.key = key;
+			this.thread = thread;
+		}
+
+		/**
+		 * Park until woken by a release, until the holder's lease may have run out, until
+		 * the backoff passed, or until the deadline, whichever comes first.
+		 * @param busyForNanos the holder's remaining lease in nanoseconds, or a negative
+		 * value if unknown
+		 * @param deadlineNanos the {@link System#nanoTime()} at which the caller gives up
+		 * @throws InterruptedException if the thread was interrupted while parked
+		 */
+		public void await(long busyForNanos, long deadlineNanos) throws InterruptedException {
+			long backoff = this.backoffNanos;
+			this.backoffNanos = Math.min(backoff * 2, LockWaiter.this.maxBackoffNanos);
+			// Jitter spreads out the retries of waiters that missed the same release.
+			long sleep = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+			if (busyForNanos >= 0) {
+				sleep = Math.min(sleep, busyForNanos);
+			}
+			long wakeAt = Math.min(System.nanoTime() + sleep, deadlineNanos);
+			long remaining;
+			while (!this.woken.get() && (remaining = wakeAt - System.nanoTime()) > 0) {
+				LockSupport.parkNanos(this, remaining);
+				if (Thread.interrupted()) {
+					throw new InterruptedException();
+				}
+			}
+			this.woken.set(false);
+		}
+
+		boolean wake() {
+			if (this.woken.compareAndSet(false, true)) {
+				LockSupport.unpark(this.thread);
+				return true;
+			}
+			return false;
+		}
+
+		/**
+		 * Stop waiting; a wake-up this waiter received but did not use goes to the next
+		 * waiter of the key.
+		 */
+		@Override
+		public void close() {
+			unregister(this);
+			if (this.woken.get()) {
+				signal(this.key);
+			}
+		}
+
+	}
+
+}

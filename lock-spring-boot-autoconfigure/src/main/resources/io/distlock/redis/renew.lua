@@ -1,0 +1,12 @@
+-- Extends the lease only if the given owner holds the lock (compare-and-pexpire).
+--
+-- KEYS[1]  the lock key
+-- ARGV[1]  the owner token of the acquisition to renew
+-- ARGV[2]  the new lease time in milliseconds, from now
+--
+-- Returns 1 when renewed, 0 when the lock is not held by this owner (it was lost).
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return 0
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1

@@ -1,0 +1,105 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link LockRequest} validation.
+ */
+class LockRequestTests {
+
+	private static final Duration TTL = Duration.ofSeconds(10);
+
+	@Test
+	void nullKeyIsRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of(null, TTL, Duration.ZERO))
+			.withMessage("'key' must not be null");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "", " ", "\t\n" })
+	void blankKeyIsRejected(String key) {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of(key, TTL, Duration.ZERO))
+			.withMessage("'key' must not be blank");
+	}
+
+	@Test
+	void keyOverOneKibibyteIsRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of("k".repeat(1025), TTL, Duration.ZERO))
+			.withMessageStartingWith("'key' must be at most 1024 bytes in UTF-8 but was 1025 bytes");
+	}
+
+	@Test
+	void keyLimitCountsUtf8Bytes() {
+		String key = "ж".repeat(513);
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of(key, TTL, Duration.ZERO))
+			.withMessageContaining("but was 1026 bytes");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "order:42", "{braces}", "a b c", "ключ 🔒", "*?[glob]", "line\nbreak" })
+	void anyOtherStringIsAValidKey(String key) {
+		assertThat(LockRequest.of(key, TTL, Duration.ZERO).key()).isEqualTo(key);
+	}
+
+	@Test
+	void keyOfExactlyOneKibibyteIsAccepted() {
+		assertThat(LockRequest.of("k".repeat(1024), TTL, Duration.ZERO).key()).hasSize(1024);
+	}
+
+	@ParameterizedTest
+	@ValueSource(longs = { 0, -1, -10_000 })
+	void ttlBelowOneMillisecondIsRejected(long millis) {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LockRequest.of("k", Duration.ofMillis(millis), Duration.ZERO))
+			.withMessageStartingWith("'ttl' must be at least 1ms but was");
+	}
+
+	@Test
+	void nullTtlIsRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of("k", null, Duration.ZERO))
+			.withMessage("'ttl' must not be null");
+	}
+
+	@Test
+	void negativeWaitTimeIsRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of("k", TTL, Duration.ofMillis(-1)))
+			.withMessage("'waitTime' must not be negative but was PT-0.001S");
+	}
+
+	@Test
+	void nullWaitTimeIsRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of("k", TTL, null))
+			.withMessage("'waitTime' must not be null");
+	}
+
+	@Test
+	void locksAreRenewedUnlessSaidOtherwise() {
+		LockRequest request = LockRequest.of("k", TTL, Duration.ZERO);
+		assertThat(request.autoRenew()).isTrue();
+		assertThat(request.withAutoRenew(false).autoRenew()).isFalse();
+	}
+
+}

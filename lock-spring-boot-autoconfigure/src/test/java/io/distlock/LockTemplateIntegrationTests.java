@@ -1,0 +1,322 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.distlock.redis.RedisLockClient;
+import io.distlock.test.RedisServer;
+import io.distlock.test.RedisServerExtension;
+import io.distlock.testing.RedisConnections;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Integration tests for {@link LockTemplate} against a real redis-server.
+ */
+class LockTemplateIntegrationTests {
+
+	private static final Duration TTL = Duration.ofSeconds(10);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	private final List<String> lost = new CopyOnWriteArrayList<>();
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private LockTemplate template;
+
+	@BeforeEach
+	void createTemplate() {
+		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
+		this.template = new LockTemplate(new RedisLockClient(this.connectionFactory));
+		this.template.setLockListeners(List.of(new LockListener() {
+
+			@Override
+			public void onLost(String key, long fencingToken, Thread holder) {
+				LockTemplateIntegrationTests.this.lost.add(key);
+			}
+
+		}));
+	}
+
+	@AfterEach
+	void destroyTemplate() {
+		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void tryAcquireReturnsAHeldHandleUnderThePrefixedKey() {
+		try (LockHandle handle = this.template.tryAcquire("order:42", TTL, Duration.ZERO).orElseThrow()) {
+			assertThat(handle.key()).isEqualTo("order:42");
+			assertThat(handle.fencingToken()).isPositive();
+			assertThat(handle.isHeld()).isTrue();
+			assertThat(redis.endpoint().command("EXISTS", "lock:order:42")).isEqualTo(1L);
+		}
+		assertThat(redis.endpoint().command("EXISTS", "lock:order:42")).isEqualTo(0L);
+	}
+
+	@Test
+	void keyPrefixCanBeChanged() {
+		this.template.setKeyPrefix("app:locks:");
+		try (LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
+			assertThat(redis.endpoint().command("EXISTS", "app:locks:k")).isEqualTo(1L);
+		}
+	}
+
+	@Test
+	void closeIsIdempotentAndTheHandleIsNoLongerHeld() {
+		LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
+		handle.close();
+		handle.close();
+		assertThat(handle.isHeld()).isFalse();
+		assertThat(this.template.getStatistics().getReleased()).isEqualTo(1);
+	}
+
+	@Test
+	void busyLockWithZeroWaitTimeIsNotAcquired() {
+		try (LockHandle holder = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
+			long start = System.nanoTime();
+			assertThat(this.template.tryAcquire("k", TTL, Duration.ZERO)).isEmpty();
+			assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(1));
+			assertThat(this.template.getStatistics().getNotAcquired()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void busyLockIsWaitedForForTheWholeWaitTime() {
+		try (LockHandle holder = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
+			long start = System.nanoTime();
+			assertThat(this.template.tryAcquire("k", TTL, Duration.ofMillis(300))).isEmpty();
+			long waited = System.nanoTime() - start;
+			assertThat(waited).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(300))
+				.isLessThan(TimeUnit.MILLISECONDS.toNanos(300 + 1000));
+		}
+	}
+
+	@Test
+	void waiterAcquiresTheLockOnceTheHolderReleasesIt() throws Exception {
+		LockHandle holder = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			Future<Long> waiter = executor.submit(() -> {
+				try (LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ofSeconds(10)).orElseThrow()) {
+					return handle.fencingToken();
+				}
+			});
+			Thread.sleep(100);
+			holder.close();
+			assertThat(waiter.get(10, TimeUnit.SECONDS)).isGreaterThan(holder.fencingToken());
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void executeRunsTheActionUnderTheLockAndReleasesIt() {
+		String result = this.template.execute("k", TTL, Duration.ZERO, () -> {
+			assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(1L);
+			return "done";
+		});
+		assertThat(result).isEqualTo("done");
+		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
+	}
+
+	@Test
+	void executeReleasesTheLockWhenTheActionThrowsAndRethrowsItUnchanged() {
+		IllegalStateException failure = new IllegalStateException("boom");
+		assertThatIllegalStateException().isThrownBy(() -> this.template.execute("k", TTL, Duration.ZERO, () -> {
+			throw failure;
+		})).isSameAs(failure);
+		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
+	}
+
+	@Test
+	void executeOfABusyLockThrowsWithTheKeyAndTimeWaitedAndDoesNotRunTheAction() {
+		AtomicBoolean ran = new AtomicBoolean();
+		try (LockHandle holder = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> this.template.execute("k", TTL, Duration.ofMillis(100), () -> ran.getAndSet(true)))
+				.satisfies((ex) -> {
+					assertThat(ex.getKey()).isEqualTo("k");
+					assertThat(ex.getWaited()).isGreaterThanOrEqualTo(Duration.ofMillis(100));
+				});
+		}
+		assertThat(ran).isFalse();
+	}
+
+	@Test
+	void releaseFailureDoesNotHideTheActionsException() {
+		try (RedisServer server = RedisServer.start()) {
+			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
+			try {
+				LockTemplate template = new LockTemplate(new RedisLockClient(factory));
+				IllegalStateException failure = new IllegalStateException("the action's own failure");
+				assertThatIllegalStateException().isThrownBy(() -> template.execute("k", TTL, Duration.ZERO, () -> {
+					server.stop();
+					throw failure;
+				}))
+					.isSameAs(failure)
+					.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
+						.isInstanceOf(LockBackendException.class));
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
+	void releaseAfterExpiryLeavesTheNewOwnersLockAndIsCounted() throws Exception {
+		LockHandle expired = this.template
+			.tryAcquire(LockRequest.of("k", Duration.ofMillis(100), Duration.ZERO).withAutoRenew(false))
+			.orElseThrow();
+		Thread.sleep(200);
+		try (LockHandle current = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
+			expired.close();
+			assertThat(current.isHeld()).isTrue();
+			assertThat(this.template.getStatistics().getReleaseMismatches()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void autoRenewKeepsTheLockForThreeTimesItsTtl() throws Exception {
+		Duration ttl = Duration.ofMillis(300);
+		try (LockHandle handle = this.template.tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
+			long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
+			while (System.nanoTime() < end) {
+				assertThat(this.template.tryAcquire("k", ttl, Duration.ZERO)).isEmpty();
+				Thread.sleep(25);
+			}
+			assertThat(handle.isHeld()).isTrue();
+		}
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void withoutAutoRenewTheLockExpiresAtItsTtl() throws Exception {
+		LockRequest request = LockRequest.of("k", Duration.ofMillis(300), Duration.ZERO).withAutoRenew(false);
+		LockHandle handle = this.template.tryAcquire(request).orElseThrow();
+		Thread.sleep(500);
+		assertThat(handle.isHeld()).isFalse();
+		assertThat(this.template.tryAcquire("k", TTL, Duration.ZERO)).isPresent();
+	}
+
+	@Test
+	void deletedLockKeyIsDetectedAsLostAndReported() throws Exception {
+		try (LockHandle handle = this.template.tryAcquire("k", Duration.ofMillis(300), Duration.ZERO).orElseThrow()) {
+			redis.endpoint().command("DEL", "lock:k");
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+			while (this.lost.isEmpty() && System.nanoTime() < deadline) {
+				Thread.sleep(20);
+			}
+			assertThat(this.lost).containsExactly("k");
+			assertThat(this.template.getStatistics().getLost()).isEqualTo(1);
+			redis.endpoint().command("SET", "lock:k", "someone else");
+			assertThat(handle.isHeld()).isFalse();
+		}
+	}
+
+	@Test
+	void interruptStopsTheWaitKeepsTheFlagAndLeavesNoWaiterBehind() throws Exception {
+		try (LockHandle holder = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
+			AtomicReference<Throwable> thrown = new AtomicReference<>();
+			AtomicBoolean flagKept = new AtomicBoolean();
+			CountDownLatch started = new CountDownLatch(1);
+			Thread waiter = new Thread(() -> {
+				started.countDown();
+				try {
+					this.template.tryAcquire("k", TTL, Duration.ofSeconds(30));
+				}
+				catch (Throwable ex) {
+					thrown.set(ex);
+					flagKept.set(Thread.currentThread().isInterrupted());
+				}
+			});
+			waiter.start();
+			started.await();
+			Thread.sleep(100);
+			long interruptedAt = System.nanoTime();
+			waiter.interrupt();
+			waiter.join(TimeUnit.SECONDS.toMillis(5));
+			assertThat(System.nanoTime() - interruptedAt).isLessThan(TimeUnit.SECONDS.toNanos(2));
+			assertThat(thrown.get()).isInstanceOf(LockAcquisitionException.class)
+				.hasCauseInstanceOf(InterruptedException.class);
+			assertThat(flagKept).isTrue();
+		}
+	}
+
+	@Test
+	void sixteenThreadsOnOneKeyNeverOverlapAndLoseNoUpdate() throws Exception {
+		int threads = 16;
+		int perThread = 40;
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger counter = new AtomicInteger();
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				futures.add(executor.submit(() -> {
+					for (int i = 0; i < perThread; i++) {
+						this.template.execute("counter", TTL, Duration.ofSeconds(30), () -> {
+							if (inside.incrementAndGet() != 1) {
+								overlaps.incrementAndGet();
+							}
+							int value = counter.get();
+							Thread.yield();
+							counter.set(value + 1);
+							inside.decrementAndGet();
+							return null;
+						});
+					}
+					return null;
+				}));
+			}
+			for (Future<?> future : futures) {
+				future.get(120, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		assertThat(overlaps).hasValue(0);
+		assertThat(counter).hasValue(threads * perThread);
+	}
+
+}

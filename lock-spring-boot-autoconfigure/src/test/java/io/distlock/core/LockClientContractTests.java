@@ -1,0 +1,223 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The behaviour every {@link LockClient} must have, run against a real store by each
+ * implementation's subclass.
+ */
+public abstract class LockClientContractTests {
+
+	private static final Duration TTL = Duration.ofSeconds(10);
+
+	private static final Duration SHORT_TTL = Duration.ofMillis(300);
+
+	/**
+	 * Return the client under test, connected to a store that is empty for each test.
+	 * @return the client under test
+	 */
+	protected abstract LockClient client();
+
+	@Test
+	void acquireTakesAFreeLock() {
+		assertThat(client().tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
+	}
+
+	@Test
+	void acquireOfAHeldLockIsBusyWithTheRemainingLease() {
+		client().tryAcquire("k", owner(), TTL);
+		AcquireResult result = client().tryAcquire("k", owner(), TTL);
+		assertThat(result).isInstanceOfSatisfying(AcquireResult.Busy.class,
+				(busy) -> assertThat(busy.remainingTtl()).isPositive().isLessThanOrEqualTo(TTL));
+	}
+
+	@Test
+	void locksOfDifferentKeysAreIndependent() {
+		assertThat(client().tryAcquire("a", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(client().tryAcquire("b", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
+	}
+
+	@Test
+	void releaseByTheOwnerFreesTheLock() {
+		String owner = owner();
+		client().tryAcquire("k", owner, TTL);
+		assertThat(client().release("k", owner)).isTrue();
+		assertThat(client().tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
+	}
+
+	@Test
+	void releaseByAnotherOwnerIsANoOp() {
+		String owner = owner();
+		client().tryAcquire("k", owner, TTL);
+		assertThat(client().release("k", owner())).isFalse();
+		assertThat(client().isHeld("k", owner)).isTrue();
+	}
+
+	@Test
+	void releaseAfterExpiryDoesNotDeleteANewerOwnersLock() throws Exception {
+		String first = owner();
+		client().tryAcquire("k", first, SHORT_TTL);
+		Thread.sleep(SHORT_TTL.toMillis() + 100);
+		String second = owner();
+		assertThat(client().tryAcquire("k", second, TTL)).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(client().release("k", first)).isFalse();
+		assertThat(client().isHeld("k", second)).isTrue();
+	}
+
+	@Test
+	void lockNotReleasedExpiresAfterItsTtl() throws Exception {
+		client().tryAcquire("k", owner(), SHORT_TTL);
+		assertThat(client().tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Busy.class);
+		Thread.sleep(SHORT_TTL.toMillis() + 100);
+		assertThat(client().tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
+	}
+
+	@Test
+	void renewExtendsTheOwnersLease() throws Exception {
+		String owner = owner();
+		client().tryAcquire("k", owner, SHORT_TTL);
+		assertThat(client().renew("k", owner, TTL)).isTrue();
+		Thread.sleep(SHORT_TTL.toMillis() + 100);
+		assertThat(client().isHeld("k", owner)).isTrue();
+	}
+
+	@Test
+	void renewByAnotherOwnerChangesNothing() throws Exception {
+		String owner = owner();
+		client().tryAcquire("k", owner, SHORT_TTL);
+		assertThat(client().renew("k", owner(), TTL)).isFalse();
+		Thread.sleep(SHORT_TTL.toMillis() + 100);
+		assertThat(client().isHeld("k", owner)).isFalse();
+	}
+
+	@Test
+	void renewOfAnExpiredLockFails() throws Exception {
+		String owner = owner();
+		client().tryAcquire("k", owner, SHORT_TTL);
+		Thread.sleep(SHORT_TTL.toMillis() + 100);
+		assertThat(client().renew("k", owner, TTL)).isFalse();
+		assertThat(client().isHeld("k", owner)).isFalse();
+	}
+
+	@Test
+	void fencingTokensIncreaseAcrossReleasedHolders() {
+		long previous = 0;
+		for (int i = 0; i < 20; i++) {
+			String owner = owner();
+			long token = acquired(client().tryAcquire("k", owner, TTL));
+			assertThat(token).isGreaterThan(previous);
+			previous = token;
+			client().release("k", owner);
+		}
+	}
+
+	@Test
+	void fencingTokensIncreaseAfterTheLockExpired() throws Exception {
+		long first = acquired(client().tryAcquire("k", owner(), SHORT_TTL));
+		Thread.sleep(SHORT_TTL.toMillis() + 100);
+		long second = acquired(client().tryAcquire("k", owner(), TTL));
+		assertThat(second).isGreaterThan(first);
+	}
+
+	@Test
+	void fencingTokensOfOneKeyAreNotResetByAnotherKey() {
+		String owner = owner();
+		long first = acquired(client().tryAcquire("k", owner, TTL));
+		client().release("k", owner);
+		acquired(client().tryAcquire("other", owner(), TTL));
+		assertThat(acquired(client().tryAcquire("k", owner(), TTL))).isGreaterThan(first);
+	}
+
+	@Test
+	void contendingThreadsNeverOverlap() throws Exception {
+		int threads = 16;
+		int acquisitionsPerThread = 50;
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger counter = new AtomicInteger();
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				futures.add(executor.submit(() -> {
+					int done = 0;
+					while (done < acquisitionsPerThread) {
+						String owner = owner();
+						if (client().tryAcquire("counter", owner, TTL) instanceof AcquireResult.Acquired) {
+							if (inside.incrementAndGet() != 1) {
+								overlaps.incrementAndGet();
+							}
+							// A non-atomic read-modify-write that loses updates without
+							// the lock.
+							int value = counter.get();
+							Thread.yield();
+							counter.set(value + 1);
+							inside.decrementAndGet();
+							client().release("counter", owner);
+							done++;
+						}
+						else {
+							Thread.onSpinWait();
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> future : futures) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		assertThat(overlaps).hasValue(0);
+		assertThat(counter).hasValue(threads * acquisitionsPerThread);
+	}
+
+	/**
+	 * Return a new owner token, unique like the ones the engine makes.
+	 * @return a new owner token
+	 */
+	protected static String owner() {
+		return UUID.randomUUID().toString();
+	}
+
+	/**
+	 * Return the fencing token of an acquire result that must have taken the lock.
+	 * @param result the result
+	 * @return its fencing token
+	 */
+	protected static long acquired(AcquireResult result) {
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).fencingToken();
+	}
+
+}

@@ -1,0 +1,163 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link LockWaiter}.
+ */
+class LockWaiterTests {
+
+	private static final long LONG = TimeUnit.SECONDS.toNanos(30);
+
+	private final LockWaiter waiter = new LockWaiter(Duration.ofSeconds(30));
+
+	@Test
+	void signalWakesAParkedWaiterLongBeforeItsBackoff() throws Exception {
+		CountDownLatch registered = new CountDownLatch(1);
+		CompletableFuture<Long> parkedFor = CompletableFuture.supplyAsync(() -> {
+			try (LockWaiter.Waiter waiting = this.waiter.register("k")) {
+				registered.countDown();
+				long start = System.nanoTime();
+				waiting.await(-1, System.nanoTime() + LONG);
+				return System.nanoTime() - start;
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		registered.await();
+		awaitParked();
+		this.waiter.signal("k");
+		assertThat(parkedFor.get(5, TimeUnit.SECONDS)).isLessThan(TimeUnit.SECONDS.toNanos(5));
+	}
+
+	@Test
+	void signalBeforeAwaitIsNotLost() throws Exception {
+		try (LockWaiter.Waiter waiting = this.waiter.register("k")) {
+			this.waiter.signal("k");
+			long start = System.nanoTime();
+			waiting.await(-1, System.nanoTime() + LONG);
+			assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(5));
+		}
+	}
+
+	@Test
+	void signalWakesOnlyOneWaiterOfTheKey() {
+		try (LockWaiter.Waiter first = this.waiter.register("k");
+				LockWaiter.Waiter second = this.waiter.register("k")) {
+			this.waiter.signal("k");
+			assertThat(first.wake()).isFalse();
+			assertThat(second.wake()).isTrue();
+		}
+	}
+
+	@Test
+	void signalOfAnotherKeyWakesNobody() {
+		try (LockWaiter.Waiter waiting = this.waiter.register("k")) {
+			this.waiter.signal("other");
+			assertThat(waiting.wake()).isTrue();
+		}
+	}
+
+	@Test
+	void unusedWakeUpPassesToTheNextWaiterOnClose() {
+		LockWaiter.Waiter first = this.waiter.register("k");
+		try (LockWaiter.Waiter second = this.waiter.register("k")) {
+			this.waiter.signal("k");
+			first.close();
+			assertThat(second.wake()).isFalse();
+		}
+	}
+
+	@Test
+	void awaitReturnsWhenTheHoldersLeaseRunsOut() throws Exception {
+		try (LockWaiter.Waiter waiting = this.waiter.register("k")) {
+			long start = System.nanoTime();
+			waiting.await(TimeUnit.MILLISECONDS.toNanos(20), System.nanoTime() + LONG);
+			assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(5));
+		}
+	}
+
+	@Test
+	void awaitNeverParksPastTheDeadline() throws Exception {
+		try (LockWaiter.Waiter waiting = this.waiter.register("k")) {
+			// Sooner than the first backoff (5 to 10ms) and the holder's lease.
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
+			waiting.await(LONG, deadline);
+			assertThat(System.nanoTime()).isGreaterThanOrEqualTo(deadline);
+			assertThat(System.nanoTime() - deadline).isLessThan(TimeUnit.SECONDS.toNanos(5));
+		}
+	}
+
+	@Test
+	void interruptStopsTheWaitAndTheRegistrationIsRemoved() throws Exception {
+		AtomicBoolean interrupted = new AtomicBoolean();
+		CountDownLatch registered = new CountDownLatch(1);
+		Thread thread = new Thread(() -> {
+			try (LockWaiter.Waiter waiting = this.waiter.register("k")) {
+				registered.countDown();
+				waiting.await(LONG, System.nanoTime() + LONG);
+			}
+			catch (InterruptedException ex) {
+				interrupted.set(true);
+			}
+		});
+		thread.start();
+		registered.await();
+		thread.interrupt();
+		thread.join(TimeUnit.SECONDS.toMillis(5));
+		assertThat(thread.isAlive()).isFalse();
+		assertThat(interrupted).isTrue();
+		assertThat(this.waiter.waiting()).isZero();
+	}
+
+	@Test
+	void interruptedThreadDoesNotPark() {
+		try (LockWaiter.Waiter waiting = this.waiter.register("k")) {
+			Thread.currentThread().interrupt();
+			assertThatExceptionOfType(InterruptedException.class)
+				.isThrownBy(() -> waiting.await(LONG, System.nanoTime() + LONG));
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
+	@Test
+	void closedRegistrationsLeaveNothingBehind() {
+		this.waiter.register("a").close();
+		this.waiter.register("b").close();
+		assertThat(this.waiter.waiting()).isZero();
+	}
+
+	private void awaitParked() throws InterruptedException {
+		// The waiter parks right after registering; give it a moment to get there.
+		Thread.sleep(50);
+	}
+
+}

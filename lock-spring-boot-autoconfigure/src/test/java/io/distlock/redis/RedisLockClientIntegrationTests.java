@@ -1,0 +1,184 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.distlock.LockBackendException;
+import io.distlock.core.AcquireResult;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockClientContractTests;
+import io.distlock.core.Renewal;
+import io.distlock.test.RedisServer;
+import io.distlock.test.RedisServerExtension;
+import io.distlock.test.RespConnection;
+import io.distlock.testing.RedisConnections;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Integration tests for {@link RedisLockClient} against a real redis-server.
+ */
+class RedisLockClientIntegrationTests extends LockClientContractTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private RedisLockClient client;
+
+	@BeforeEach
+	void createClient() {
+		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
+		this.client = new RedisLockClient(this.connectionFactory);
+	}
+
+	@AfterEach
+	void destroyClient() {
+		this.connectionFactory.destroy();
+	}
+
+	@Override
+	protected LockClient client() {
+		return this.client;
+	}
+
+	@Test
+	void lockKeyIsTheResourceNameHoldingTheOwnerTokenWithTheTtlAsExpiry() {
+		String owner = owner();
+		this.client.tryAcquire("lock:order:42", owner, Duration.ofSeconds(10));
+		assertThat(redis.endpoint().command("GET", "lock:order:42")).isEqualTo(owner);
+		assertThat((Long) redis.endpoint().command("PTTL", "lock:order:42")).isBetween(9_000L, 10_000L);
+	}
+
+	@Test
+	void acquireOfAKeyWithoutExpiryIsBusyForAnUnknownTime() {
+		redis.endpoint().command("SET", "k", "set by someone else");
+		assertThat(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10)))
+			.isEqualTo(new AcquireResult.Busy(null));
+	}
+
+	@Test
+	void fencingTokensIncreaseAfterTheLockKeyWasDeleted() {
+		long first = acquired(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10)));
+		redis.endpoint().command("DEL", "k");
+		assertThat(acquired(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10)))).isGreaterThan(first);
+	}
+
+	@Test
+	void fencingTokensIncreaseAfterTheCounterExpired() throws Exception {
+		this.client.setFencingCounterRetention(Duration.ofMillis(50));
+		String owner = owner();
+		long first = acquired(this.client.tryAcquire("k", owner, Duration.ofSeconds(10)));
+		this.client.release("k", owner);
+		Thread.sleep(150);
+		assertThat(redis.endpoint().command("EXISTS", "{k}:fence")).isEqualTo(0L);
+		assertThat(acquired(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10)))).isGreaterThan(first);
+	}
+
+	@Test
+	void renewAllRenewsOnlyTheOwnersLeasesInOneCall() {
+		String a = owner();
+		String b = owner();
+		String c = owner();
+		this.client.tryAcquire("a", a, Duration.ofSeconds(1));
+		this.client.tryAcquire("b", b, Duration.ofSeconds(1));
+		this.client.tryAcquire("c", c, Duration.ofSeconds(1));
+		boolean[] renewed = this.client.renewAll(List.of(new Renewal("a", a, Duration.ofSeconds(30)),
+				new Renewal("b", owner(), Duration.ofSeconds(30)), new Renewal("c", c, Duration.ofSeconds(30))));
+		assertThat(renewed).containsExactly(true, false, true);
+		assertThat((Long) redis.endpoint().command("PTTL", "a")).isGreaterThan(20_000L);
+		assertThat((Long) redis.endpoint().command("PTTL", "b")).isLessThanOrEqualTo(1_000L);
+		assertThat((Long) redis.endpoint().command("PTTL", "c")).isGreaterThan(20_000L);
+	}
+
+	@Test
+	void renewAllWorksAfterRedisForgotTheScripts() {
+		String a = owner();
+		String b = owner();
+		this.client.tryAcquire("a", a, Duration.ofSeconds(1));
+		this.client.tryAcquire("b", b, Duration.ofSeconds(1));
+		redis.endpoint().command("SCRIPT", "FLUSH");
+		boolean[] renewed = this.client.renewAll(
+				List.of(new Renewal("a", a, Duration.ofSeconds(30)), new Renewal("b", b, Duration.ofSeconds(30))));
+		assertThat(renewed).containsExactly(true, true);
+	}
+
+	@Test
+	void releasePublishesTheResourceOnTheLockChannel() {
+		String owner = owner();
+		this.client.tryAcquire("lock:order:42", owner, Duration.ofSeconds(10));
+		try (RespConnection subscriber = redis.endpoint().connect(Duration.ofSeconds(2))) {
+			subscriber.command("SUBSCRIBE", "{lock:order:42}:released");
+			this.client.release("lock:order:42", owner);
+			assertThat(subscriber.read()).isEqualTo(List.of("message", "{lock:order:42}:released", "lock:order:42"));
+		}
+	}
+
+	@Test
+	void operationsFailWithABackendExceptionWithinTheTimeoutWhileRedisIsDownAndWorkAgainAfterRestart() {
+		try (RedisServer server = RedisServer.start()) {
+			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
+			try {
+				RedisLockClient client = new RedisLockClient(factory);
+				acquired(client.tryAcquire("k", owner(), Duration.ofSeconds(10)));
+				server.stop();
+				long start = System.nanoTime();
+				assertThatExceptionOfType(LockBackendException.class)
+					.isThrownBy(() -> client.tryAcquire("k", owner(), Duration.ofSeconds(10)))
+					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("k"))
+					.withMessageStartingWith("Redis failed to acquire lock 'k'");
+				assertThat(System.nanoTime() - start)
+					.isLessThan(RedisConnections.TIMEOUT.toNanos() + TimeUnit.SECONDS.toNanos(2));
+				server.restart();
+				acquired(client.tryAcquire("k", owner(), Duration.ofSeconds(10)));
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
+	void fencingTokensIncreaseAfterARestartWithoutPersistence() {
+		try (RedisServer server = RedisServer.start()) {
+			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
+			try {
+				RedisLockClient client = new RedisLockClient(factory);
+				long before = acquired(client.tryAcquire("k", owner(), Duration.ofSeconds(10)));
+				server.restart();
+				assertThat(server.command("EXISTS", "k", "{k}:fence")).isEqualTo(0L);
+				long after = acquired(client.tryAcquire("k", owner(), Duration.ofSeconds(10)));
+				assertThat(after).isGreaterThan(before);
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+}

@@ -1,0 +1,75 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.testing;
+
+import java.time.Duration;
+
+import io.distlock.test.RedisEndpoint;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Creates started Lettuce connection factories for test servers.
+ */
+public final class RedisConnections {
+
+	/**
+	 * The command timeout tests use, short so that a stopped server fails a test fast.
+	 */
+	public static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+	private RedisConnections() {
+	}
+
+	/**
+	 * Create and start a connection factory for the endpoint with the test timeout.
+	 * @param endpoint the server
+	 * @return the started factory; destroy it when done
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisEndpoint endpoint) {
+		return connectionFactory(endpoint, TIMEOUT);
+	}
+
+	/**
+	 * Create and start a connection factory for the endpoint.
+	 * @param endpoint the server
+	 * @param timeout the command and connect timeout
+	 * @return the started factory; destroy it when done
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisEndpoint endpoint, Duration timeout) {
+		RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(endpoint.host(), endpoint.port());
+		if (endpoint.password() != null) {
+			server.setPassword(RedisPassword.of(endpoint.password()));
+		}
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.commandTimeout(timeout)
+			.clientOptions(ClientOptions.builder()
+				.socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+				.build())
+			.build();
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(server, client);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+}
