@@ -16,6 +16,8 @@
 
 package io.distlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when the lock backend could not be used: Redis was unreachable, did not answer
  * within the command timeout, or answered with an error. Tells "broken" apart from "busy"
@@ -27,9 +29,9 @@ public class LockBackendException extends DistributedLockException {
 	 * Create a new exception.
 	 * @param key the lock key the failed operation was about
 	 * @param message the detail message
-	 * @param cause what the Redis client reported
+	 * @param cause what the Redis client reported, if anything
 	 */
-	public LockBackendException(String key, String message, Throwable cause) {
+	public LockBackendException(String key, String message, @Nullable Throwable cause) {
 		super(key, message, cause);
 	}
 

@@ -21,8 +21,9 @@ import java.time.Duration;
 import org.springframework.util.Assert;
 
 /**
- * What to lock and how: the key, the lease time, how long to wait for a busy lock, and
- * whether the lease is renewed while the lock is held.
+ * What to lock and how: the key, the lease time, how long to wait for a busy lock,
+ * whether the lease is renewed while the lock is held, and whether waiters get the lock
+ * in arrival order.
  *
  * @param key the lock key, without the configured key prefix; any non-blank string of at
  * most {@value #MAX_KEY_BYTES} bytes in UTF-8
@@ -31,8 +32,11 @@ import org.springframework.util.Assert;
  * @param waitTime how long to wait for a busy lock; zero means try once
  * @param autoRenew whether the lease is renewed while the lock is held, so that
  * {@code ttl} only bounds how long a crashed holder blocks others
+ * @param fair whether waiters get the lock in the order they asked for it, through a
+ * queue in Redis, instead of whoever asks first after a release; slower, and fair only
+ * among fair requests for the key
  */
-public record LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew) {
+public record LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair) {
 
 	/**
 	 * The longest key accepted, in bytes of its UTF-8 form.
@@ -52,14 +56,25 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	}
 
 	/**
-	 * Create a request for a lock whose lease is renewed while held.
+	 * Create a request that is not fair.
+	 * @param key the lock key
+	 * @param ttl the lease time
+	 * @param waitTime how long to wait for a busy lock
+	 * @param autoRenew whether the lease is renewed while the lock is held
+	 */
+	public LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew) {
+		this(key, ttl, waitTime, autoRenew, false);
+	}
+
+	/**
+	 * Create a request for a lock whose lease is renewed while held, not fair.
 	 * @param key the lock key
 	 * @param ttl the lease time
 	 * @param waitTime how long to wait for a busy lock
 	 * @return the request
 	 */
 	public static LockRequest of(String key, Duration ttl, Duration waitTime) {
-		return new LockRequest(key, ttl, waitTime, true);
+		return new LockRequest(key, ttl, waitTime, true, false);
 	}
 
 	/**
@@ -68,7 +83,16 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 * @return the new request
 	 */
 	public LockRequest withAutoRenew(boolean autoRenew) {
-		return new LockRequest(this.key, this.ttl, this.waitTime, autoRenew);
+		return new LockRequest(this.key, this.ttl, this.waitTime, autoRenew, this.fair);
+	}
+
+	/**
+	 * Return a copy of this request with the given fairness; off by default.
+	 * @param fair whether waiters get the lock in arrival order
+	 * @return the new request
+	 */
+	public LockRequest withFair(boolean fair) {
+		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, fair);
 	}
 
 }

@@ -27,6 +27,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.core.AcquireResult;
 import io.distlock.core.LeaseRenewer;
+import io.distlock.core.LockAcquirer;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
 
@@ -46,6 +47,7 @@ import org.springframework.util.Assert;
  * its own unguessable owner token, so only that acquisition can renew or release the
  * lock. Waiting for a busy lock parks the thread until the holder releases it (when
  * release notifications are available), its lease runs out, or a bounded backoff passes.
+ * {@link LockRequest#withFair(boolean) Fair} requests get the lock in arrival order.
  *
  * @see LockHandle
  * @see LockClient
@@ -59,7 +61,7 @@ public class LockTemplate {
 
 	private final LockClient client;
 
-	private final LockWaiter waiter;
+	private final LockAcquirer acquirer;
 
 	private final LockStatistics statistics = new LockStatistics();
 
@@ -87,7 +89,7 @@ public class LockTemplate {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(waiter, "'waiter' must not be null");
 		this.client = client;
-		this.waiter = waiter;
+		this.acquirer = new LockAcquirer(client, waiter);
 		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
 	}
 
@@ -203,18 +205,9 @@ public class LockTemplate {
 	private @Nullable LockHandle acquire(LockRequest request, long start) {
 		String resource = this.keyPrefix + request.key();
 		String owner = UUID.randomUUID().toString();
-		if (request.waitTime().isZero()) {
-			return handleFor(request, resource, owner, this.client.tryAcquire(resource, owner, request.ttl()), start);
-		}
-		long deadline = start + request.waitTime().toNanos();
-		// Registered before the first attempt, so a release right after it is not missed.
-		try (LockWaiter.Waiter waiting = this.waiter.register(resource)) {
-			AcquireResult result;
-			while ((result = this.client.tryAcquire(resource, owner, request.ttl())) instanceof AcquireResult.Busy busy
-					&& deadline - System.nanoTime() > 0) {
-				waiting.await(busyNanos(busy), deadline);
-			}
-			return handleFor(request, resource, owner, result, start);
+		AcquireResult result;
+		try {
+			result = this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime(), request.fair());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -222,17 +215,12 @@ public class LockTemplate {
 			throw new LockAcquisitionException(request.key(), waited,
 					"Interrupted after waiting " + waited.toMillis() + "ms for lock '" + request.key() + "'", ex);
 		}
-	}
-
-	private @Nullable LockHandle handleFor(LockRequest request, String resource, String owner, AcquireResult result,
-			long start) {
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (result instanceof AcquireResult.Acquired acquired) {
 			DefaultLockHandle handle = new DefaultLockHandle(request.key(), resource, owner, acquired.fencingToken(),
 					this.client, this.listener);
 			if (request.autoRenew()) {
-				LeaseRenewer.Lease lease = this.renewer.register(resource, owner, request.ttl(), handle::markLost);
-				handle.beforeRelease(lease::cancel);
+				renew(handle, request.ttl());
 			}
 			this.listener.onAcquired(request.key(), acquired.fencingToken(), waited);
 			return handle;
@@ -241,9 +229,22 @@ public class LockTemplate {
 		return null;
 	}
 
-	private static long busyNanos(AcquireResult.Busy busy) {
-		Duration remaining = busy.remainingTtl();
-		return (remaining != null) ? remaining.toNanos() : -1;
+	private void renew(DefaultLockHandle handle, Duration ttl) {
+		LeaseRenewer.Lease lease;
+		try {
+			lease = this.renewer.register(handle.resource(), handle.ownerToken(), ttl, handle::markLost);
+		}
+		catch (RuntimeException ex) {
+			// Not renewed, the lease would run out under the caller: give the lock back.
+			try {
+				this.client.release(handle.resource(), handle.ownerToken());
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+		handle.beforeRelease(lease::cancel);
 	}
 
 }

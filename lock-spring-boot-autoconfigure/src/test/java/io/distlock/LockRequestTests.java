@@ -102,4 +102,19 @@ class LockRequestTests {
 		assertThat(request.withAutoRenew(false).autoRenew()).isFalse();
 	}
 
+	@Test
+	void locksAreNotFairUnlessSaidOtherwise() {
+		LockRequest request = LockRequest.of("k", TTL, Duration.ZERO);
+		assertThat(request.fair()).isFalse();
+		assertThat(request.withFair(true).fair()).isTrue();
+		assertThat(new LockRequest("k", TTL, Duration.ZERO, false).fair()).isFalse();
+	}
+
+	@Test
+	void withersKeepTheOtherSettings() {
+		LockRequest request = LockRequest.of("k", TTL, Duration.ofSeconds(1)).withFair(true).withAutoRenew(false);
+		assertThat(request).isEqualTo(new LockRequest("k", TTL, Duration.ofSeconds(1), false, true));
+		assertThat(request.withFair(false)).isEqualTo(new LockRequest("k", TTL, Duration.ofSeconds(1), false, false));
+	}
+
 }

@@ -19,6 +19,7 @@ package io.distlock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -28,7 +29,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
+import io.distlock.core.AcquireResult;
+import io.distlock.core.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
@@ -37,12 +41,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Integration tests for {@link LockTemplate} against a real redis-server.
@@ -56,6 +63,8 @@ class LockTemplateIntegrationTests {
 
 	private final List<String> lost = new CopyOnWriteArrayList<>();
 
+	private final LockWaiter waiter = new LockWaiter(Duration.ofMillis(500));
+
 	private LettuceConnectionFactory connectionFactory;
 
 	private LockTemplate template;
@@ -63,7 +72,7 @@ class LockTemplateIntegrationTests {
 	@BeforeEach
 	void createTemplate() {
 		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.template = new LockTemplate(new RedisLockClient(this.connectionFactory));
+		this.template = new LockTemplate(new RedisLockClient(this.connectionFactory), this.waiter);
 		this.template.setLockListeners(List.of(new LockListener() {
 
 			@Override
@@ -124,7 +133,8 @@ class LockTemplateIntegrationTests {
 			assertThat(this.template.tryAcquire("k", TTL, Duration.ofMillis(300))).isEmpty();
 			long waited = System.nanoTime() - start;
 			assertThat(waited).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(300))
-				.isLessThan(TimeUnit.MILLISECONDS.toNanos(300 + 1000));
+				.isLessThan(TimeUnit.MILLISECONDS.toNanos(300 + 100));
+			assertThat(this.waiter.waiting()).isZero();
 		}
 	}
 
@@ -138,7 +148,7 @@ class LockTemplateIntegrationTests {
 					return handle.fencingToken();
 				}
 			});
-			Thread.sleep(100);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.waiter.waiting() == 1);
 			holder.close();
 			assertThat(waiter.get(10, TimeUnit.SECONDS)).isGreaterThan(holder.fencingToken());
 		}
@@ -215,26 +225,38 @@ class LockTemplateIntegrationTests {
 	}
 
 	@Test
-	void autoRenewKeepsTheLockForThreeTimesItsTtl() throws Exception {
+	void autoRenewKeepsTheLockForThreeTimesItsTtlAgainstAnotherClient() throws Exception {
 		Duration ttl = Duration.ofMillis(300);
+		LettuceConnectionFactory otherFactory = RedisConnections.connectionFactory(redis.endpoint());
 		try (LockHandle handle = this.template.tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
+			RedisLockClient other = new RedisLockClient(otherFactory);
 			long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
 			while (System.nanoTime() < end) {
-				assertThat(this.template.tryAcquire("k", ttl, Duration.ZERO)).isEmpty();
-				Thread.sleep(25);
+				assertThat(other.tryAcquire("lock:k", UUID.randomUUID().toString(), ttl))
+					.isInstanceOf(AcquireResult.Busy.class);
+				Thread.sleep(10);
 			}
 			assertThat(handle.isHeld()).isTrue();
+		}
+		finally {
+			otherFactory.destroy();
 		}
 		assertThat(this.lost).isEmpty();
 	}
 
 	@Test
-	void withoutAutoRenewTheLockExpiresAtItsTtl() throws Exception {
+	void withoutAutoRenewTheLockExpiresAtItsTtl() {
 		LockRequest request = LockRequest.of("k", Duration.ofMillis(300), Duration.ZERO).withAutoRenew(false);
+		long start = System.nanoTime();
 		LockHandle handle = this.template.tryAcquire(request).orElseThrow();
-		Thread.sleep(500);
+		RedisLockClient other = new RedisLockClient(this.connectionFactory);
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> other.tryAcquire("lock:k", UUID.randomUUID().toString(),
+					TTL) instanceof AcquireResult.Acquired);
+		assertThat(System.nanoTime() - start).isBetween(TimeUnit.MILLISECONDS.toNanos(300),
+				TimeUnit.MILLISECONDS.toNanos(300 + 150));
 		assertThat(handle.isHeld()).isFalse();
-		assertThat(this.template.tryAcquire("k", TTL, Duration.ZERO)).isPresent();
 	}
 
 	@Test
@@ -252,16 +274,15 @@ class LockTemplateIntegrationTests {
 		}
 	}
 
-	@Test
-	void interruptStopsTheWaitKeepsTheFlagAndLeavesNoWaiterBehind() throws Exception {
+	@ParameterizedTest
+	@ValueSource(booleans = { false, true })
+	void interruptStopsTheWaitKeepsTheFlagAndLeavesNoWaiterBehind(boolean fair) throws Exception {
 		try (LockHandle holder = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
 			AtomicReference<Throwable> thrown = new AtomicReference<>();
 			AtomicBoolean flagKept = new AtomicBoolean();
-			CountDownLatch started = new CountDownLatch(1);
 			Thread waiter = new Thread(() -> {
-				started.countDown();
 				try {
-					this.template.tryAcquire("k", TTL, Duration.ofSeconds(30));
+					this.template.tryAcquire(LockRequest.of("k", TTL, Duration.ofSeconds(30)).withFair(fair));
 				}
 				catch (Throwable ex) {
 					thrown.set(ex);
@@ -269,15 +290,17 @@ class LockTemplateIntegrationTests {
 				}
 			});
 			waiter.start();
-			started.await();
-			Thread.sleep(100);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> LockSupport.getBlocker(waiter) instanceof LockWaiter.Waiter);
 			long interruptedAt = System.nanoTime();
 			waiter.interrupt();
 			waiter.join(TimeUnit.SECONDS.toMillis(5));
-			assertThat(System.nanoTime() - interruptedAt).isLessThan(TimeUnit.SECONDS.toNanos(2));
+			assertThat(System.nanoTime() - interruptedAt).isLessThan(TimeUnit.MILLISECONDS.toNanos(500));
 			assertThat(thrown.get()).isInstanceOf(LockAcquisitionException.class)
 				.hasCauseInstanceOf(InterruptedException.class);
 			assertThat(flagKept).isTrue();
+			assertThat(this.waiter.waiting()).isZero();
+			assertThat(redis.endpoint().command("EXISTS", "{lock:k}:queue", "{lock:k}:queue-timeouts")).isEqualTo(0L);
 		}
 	}
 

@@ -22,11 +22,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
  * The watchdog: one thread that renews the leases of all held auto-renewed locks every
@@ -48,17 +51,29 @@ public final class LeaseRenewer implements AutoCloseable {
 
 	private static final int MAX_BATCH = 1000;
 
+	private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+	private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	// Marks "no lease registered since the last scan began" in earliestRegistered.
+	private static final long NONE = Long.MIN_VALUE;
+
 	private final LockClient client;
 
 	private final long maxHoldNanos;
 
 	private final Set<Lease> leases = ConcurrentHashMap.newKeySet();
 
+	// The earliest due time among leases registered since the worker's last scan began:
+	// a lease registered during a scan may be missed by it, and must not be slept past.
+	private final AtomicLong earliestRegistered = new AtomicLong(NONE);
+
 	private final Object lifecycleMonitor = new Object();
 
 	private volatile @Nullable Thread thread;
 
-	private volatile long sleepingUntil = Long.MAX_VALUE;
+	// When the worker means to wake up next; a new lease due sooner unparks it.
+	private volatile long wakeAt = System.nanoTime();
 
 	private volatile boolean closed;
 
@@ -68,26 +83,33 @@ public final class LeaseRenewer implements AutoCloseable {
 	 * @param maxHold how long a lock is renewed at most
 	 */
 	public LeaseRenewer(LockClient client, Duration maxHold) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.isTrue(maxHold != null && maxHold.toNanos() > 0, "'maxHold' must be positive");
 		this.client = client;
 		this.maxHoldNanos = maxHold.toNanos();
 	}
 
 	/**
 	 * Start renewing a lease: first after a third of its ttl, then every third of it.
+	 * Renewal stops when the lease is cancelled, found lost, its holder (the calling
+	 * thread) ends or is interrupted, or the maximum hold time has passed.
 	 * @param key the resource name
 	 * @param ownerToken the token of the acquisition
 	 * @param ttl the lease time
 	 * @param onLost called once, on the renewal thread, when the lock is found lost
 	 * @return the lease, to cancel before the lock is released
+	 * @throws IllegalStateException if this renewer was closed
 	 */
 	public Lease register(String key, String ownerToken, Duration ttl, Runnable onLost) {
+		Assert.state(!this.closed, () -> "Cannot renew lock '" + key + "': the lease renewer was closed");
 		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), Thread.currentThread(), onLost);
 		this.leases.add(lease);
+		this.earliestRegistered.accumulateAndGet(lease.dueNanos, LeaseRenewer::earlier);
 		Thread current = this.thread;
 		if (current == null) {
 			start();
 		}
-		else if (lease.dueNanos - this.sleepingUntil < 0) {
+		else if (lease.dueNanos - this.wakeAt < 0) {
 			LockSupport.unpark(current);
 		}
 		return lease;
@@ -102,7 +124,8 @@ public final class LeaseRenewer implements AutoCloseable {
 	}
 
 	/**
-	 * Stop the renewal thread. Leases still registered are no longer renewed.
+	 * Stop the renewal thread. Leases still registered are no longer renewed and expire
+	 * within their ttl; registering new ones fails.
 	 */
 	@Override
 	public void close() {
@@ -120,6 +143,11 @@ public final class LeaseRenewer implements AutoCloseable {
 				Thread.currentThread().interrupt();
 			}
 		}
+		if (!this.leases.isEmpty()) {
+			logger.warn("Stopped renewing " + this.leases.size()
+					+ " held lock(s) because the lease renewer was closed; they expire within their ttl");
+			this.leases.clear();
+		}
 	}
 
 	private void start() {
@@ -135,35 +163,57 @@ public final class LeaseRenewer implements AutoCloseable {
 
 	private void run() {
 		while (!this.closed) {
-			long now = System.nanoTime();
-			List<Lease> due = new ArrayList<>();
-			long next = now + TimeUnit.SECONDS.toNanos(60);
-			for (Lease lease : this.leases) {
-				if (shouldStop(lease, now)) {
-					this.leases.remove(lease);
-				}
-				else if (lease.dueNanos - lease.slackNanos - now <= 0) {
-					due.add(lease);
-				}
-				else if (lease.dueNanos - lease.slackNanos - next < 0) {
-					next = lease.dueNanos - lease.slackNanos;
-				}
+			long next;
+			try {
+				next = renewDueLeases();
 			}
-			for (int from = 0; from < due.size(); from += MAX_BATCH) {
-				renew(due.subList(from, Math.min(due.size(), from + MAX_BATCH)));
+			catch (RuntimeException ex) {
+				// Never let the one renewal thread die: every held lock depends on it.
+				logger.warn("Lease renewal failed unexpectedly; retrying", ex);
+				next = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
 			}
-			for (Lease lease : due) {
-				if (lease.dueNanos - lease.slackNanos - next < 0) {
-					next = lease.dueNanos - lease.slackNanos;
-				}
+			// Published before reading earliestRegistered, while register() does the
+			// opposite: either this worker sees the new lease, or register() sees this
+			// wake-up time and unparks it.
+			this.wakeAt = next;
+			long registered = this.earliestRegistered.get();
+			if (registered != NONE && registered - next < 0) {
+				next = registered;
+				this.wakeAt = next;
 			}
-			this.sleepingUntil = next;
 			long sleep = next - System.nanoTime();
 			if (sleep > 0 && !this.closed) {
 				LockSupport.parkNanos(this, sleep);
 			}
-			this.sleepingUntil = Long.MAX_VALUE;
 		}
+	}
+
+	/**
+	 * Renew the leases that are due and return when the next one will be.
+	 */
+	private long renewDueLeases() {
+		this.earliestRegistered.set(NONE);
+		long now = System.nanoTime();
+		List<Lease> due = new ArrayList<>();
+		long next = now + IDLE_NANOS;
+		for (Lease lease : this.leases) {
+			if (shouldStop(lease, now)) {
+				this.leases.remove(lease);
+			}
+			else if (lease.isDue(now)) {
+				due.add(lease);
+			}
+			else {
+				next = earlier(next, lease.dueNanos);
+			}
+		}
+		for (int from = 0; from < due.size(); from += MAX_BATCH) {
+			renew(due.subList(from, Math.min(due.size(), from + MAX_BATCH)));
+		}
+		for (Lease lease : due) {
+			next = earlier(next, lease.dueNanos);
+		}
+		return next;
 	}
 
 	private boolean shouldStop(Lease lease, long now) {
@@ -179,7 +229,7 @@ public final class LeaseRenewer implements AutoCloseable {
 		}
 		else if (now - lease.startNanos - this.maxHoldNanos > 0) {
 			reason = "it was held longer than the maximum hold time of "
-					+ Duration.ofNanos(this.maxHoldNanos).toMinutes() + " minutes";
+					+ TimeUnit.NANOSECONDS.toMillis(this.maxHoldNanos) + "ms";
 		}
 		if (reason == null) {
 			return false;
@@ -189,13 +239,24 @@ public final class LeaseRenewer implements AutoCloseable {
 		return true;
 	}
 
-	private void renew(List<Lease> batch) {
-		List<Renewal> renewals = new ArrayList<>(batch.size());
-		batch.forEach((lease) -> renewals.add(lease.renewal));
+	private void renew(List<Lease> due) {
+		// A lease cancelled since the scan is left out: its lock is being released.
+		List<Lease> batch = new ArrayList<>(due.size());
+		List<Renewal> renewals = new ArrayList<>(due.size());
+		for (Lease lease : due) {
+			if (!lease.cancelled) {
+				batch.add(lease);
+				renewals.add(lease.renewal);
+			}
+		}
+		if (batch.isEmpty()) {
+			return;
+		}
 		long sentAt = System.nanoTime();
 		boolean[] renewed;
 		try {
 			renewed = this.client.renewAll(renewals);
+			Assert.state(renewed.length == batch.size(), "Expected one answer per renewal");
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Renewal of " + batch.size() + " lock(s) failed; retrying until their leases run out", ex);
@@ -219,7 +280,7 @@ public final class LeaseRenewer implements AutoCloseable {
 			lost(lease);
 		}
 		else {
-			lease.dueNanos = now + Math.max(TimeUnit.MILLISECONDS.toNanos(10), lease.intervalNanos / 4);
+			lease.dueNanos = now + Math.max(MIN_RETRY_NANOS, lease.intervalNanos / 4);
 		}
 	}
 
@@ -232,6 +293,10 @@ public final class LeaseRenewer implements AutoCloseable {
 				logger.warn("Lost-lock callback for '" + lease.renewal.key() + "' failed", ex);
 			}
 		}
+	}
+
+	private static long earlier(long current, long candidate) {
+		return (current == NONE || candidate - current < 0) ? candidate : current;
 	}
 
 	/**
@@ -249,7 +314,7 @@ public final class LeaseRenewer implements AutoCloseable {
 
 		private final long intervalNanos;
 
-		// Renewing a little early lets leases due at about the same time share a batch.
+		// Renewed up to this much early when another lease is due, to share its batch.
 		private final long slackNanos;
 
 		private volatile long dueNanos;
@@ -268,14 +333,19 @@ public final class LeaseRenewer implements AutoCloseable {
 			this.expiresNanos = this.startNanos + renewal.ttl().toNanos();
 		}
 
+		private boolean isDue(long now) {
+			return this.dueNanos - this.slackNanos - now <= 0;
+		}
+
 		private void renewed(long sentAt) {
 			this.expiresNanos = sentAt + this.renewal.ttl().toNanos();
 			this.dueNanos = sentAt + this.intervalNanos;
 		}
 
 		/**
-		 * Stop renewing this lease. Call it before releasing the lock, so that no renewal
-		 * can land after the release.
+		 * Stop renewing this lease. Call it before releasing the lock, so that no new
+		 * renewal starts after the release; one already on its way is harmless, as a
+		 * renewal only extends a lock its owner still holds and never recreates it.
 		 */
 		public void cancel() {
 			this.cancelled = true;

@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
+import org.springframework.util.Assert;
+
 /**
  * Parks threads waiting for a busy lock until a release notification for its key arrives,
  * a bounded backoff passes, or their deadline comes.
@@ -32,31 +34,60 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * A notification wakes one waiter of this application per key, so a release does not send
  * every local waiter to Redis at once; a waiter that gives up with a wake-up it did not
- * use passes it on. Notifications may be lost (or never sent, without a notifier), so
- * every wait is also bounded by the backoff: waiting never depends on them for progress.
- * Uses {@link LockSupport} parking, so it is safe on virtual threads.
+ * use passes it on. A fair waiter registers under its own owner token instead of the key,
+ * since the store names the waiter whose turn it is. Notifications may be lost (or never
+ * sent, without a notifier), so every wait is also bounded by the backoff: waiting never
+ * depends on them for progress. Uses {@link LockSupport} parking, so it is safe on
+ * virtual threads.
  */
 public final class LockWaiter {
 
-	private static final long INITIAL_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+	private static final long DEFAULT_INITIAL_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	private final long initialBackoffNanos;
 
 	private final long maxBackoffNanos;
 
 	private final ConcurrentHashMap<String, Queue<Waiter>> waiters = new ConcurrentHashMap<>();
 
 	/**
-	 * Create a waiter whose fallback backoff grows up to the given bound.
+	 * Create a waiter whose fallback backoff starts at 10ms and doubles up to the given
+	 * bound.
 	 * @param maxBackoff the longest a waiter sleeps between two attempts without a
 	 * notification
 	 */
 	public LockWaiter(Duration maxBackoff) {
-		this.maxBackoffNanos = Math.max(INITIAL_BACKOFF_NANOS, maxBackoff.toNanos());
+		this(Duration.ofNanos(DEFAULT_INITIAL_BACKOFF_NANOS), maxBackoff);
+	}
+
+	/**
+	 * Create a waiter whose fallback backoff starts at the given time and doubles up to
+	 * the given bound.
+	 * @param initialBackoff how long a waiter sleeps after its first failed attempt
+	 * without a notification; at most {@code maxBackoff}
+	 * @param maxBackoff the longest a waiter sleeps between two attempts without a
+	 * notification
+	 */
+	public LockWaiter(Duration initialBackoff, Duration maxBackoff) {
+		Assert.isTrue(initialBackoff != null && initialBackoff.toNanos() > 0, "'initialBackoff' must be positive");
+		Assert.isTrue(maxBackoff != null && !maxBackoff.isNegative(), "'maxBackoff' must not be negative");
+		this.initialBackoffNanos = initialBackoff.toNanos();
+		this.maxBackoffNanos = Math.max(this.initialBackoffNanos, maxBackoff.toNanos());
+	}
+
+	/**
+	 * Return the longest a waiter sleeps between two attempts without a notification.
+	 * @return the maximum backoff
+	 */
+	public Duration getMaxBackoff() {
+		return Duration.ofNanos(this.maxBackoffNanos);
 	}
 
 	/**
 	 * Register the calling thread as a waiter for the key. Register before the acquire
 	 * attempt, so that a release between a failed attempt and the wait is not missed.
-	 * @param key the resource name
+	 * @param key what the waiter is woken for: the resource name, or a fair waiter's own
+	 * owner token
 	 * @return the registration, to close when done waiting
 	 */
 	public Waiter register(String key) {
@@ -71,7 +102,8 @@ public final class LockWaiter {
 
 	/**
 	 * Wake one waiter of the key, because its lock was released.
-	 * @param key the resource name
+	 * @param key the resource name, or the owner token of the fair waiter whose turn it
+	 * is
 	 */
 	public void signal(String key) {
 		Queue<Waiter> queue = this.waiters.get(key);
@@ -118,7 +150,7 @@ public final class LockWaiter {
 
 		private final AtomicBoolean woken = new AtomicBoolean();
 
-		private long backoffNanos = INITIAL_BACKOFF_NANOS;
+		private long backoffNanos = LockWaiter.this.initialBackoffNanos;
 
 		Waiter(String key, Thread thread) {
 			this.key = key;
@@ -127,13 +159,19 @@ public final class LockWaiter {
 
 		/**
 		 * Park until woken by a release, until the holder's lease may have run out, until
-		 * the backoff passed, or until the deadline, whichever comes first.
+		 * the backoff passed, or until the deadline, whichever comes first. Call it only
+		 * from the thread that registered.
 		 * @param busyForNanos the holder's remaining lease in nanoseconds, or a negative
 		 * value if unknown
 		 * @param deadlineNanos the {@link System#nanoTime()} at which the caller gives up
 		 * @throws InterruptedException if the thread was interrupted while parked
 		 */
 		public void await(long busyForNanos, long deadlineNanos) throws InterruptedException {
+			// Checked first: a pending wake-up or a past deadline would skip the park
+			// below.
+			if (Thread.interrupted()) {
+				throw new InterruptedException();
+			}
 			long backoff = this.backoffNanos;
 			this.backoffNanos = Math.min(backoff * 2, LockWaiter.this.maxBackoffNanos);
 			// Jitter spreads out the retries of waiters that missed the same release.

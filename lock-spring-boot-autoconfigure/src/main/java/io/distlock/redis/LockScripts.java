@@ -16,10 +16,15 @@
 
 package io.distlock.redis;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.StreamUtils;
 
 /**
  * The Lua scripts of the lock store, loaded once from the files beside this class. Spring
@@ -30,6 +35,11 @@ final class LockScripts {
 	@SuppressWarnings("rawtypes")
 	static final RedisScript<List> ACQUIRE = load("acquire.lua", List.class);
 
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> ACQUIRE_FAIR = load("acquire-fair.lua", List.class);
+
+	static final RedisScript<Long> LEAVE_QUEUE = load("leave-queue.lua", Long.class);
+
 	static final RedisScript<Long> RELEASE = load("release.lua", Long.class);
 
 	static final RedisScript<Long> RENEW = load("renew.lua", Long.class);
@@ -38,7 +48,14 @@ final class LockScripts {
 	}
 
 	private static <T> RedisScript<T> load(String name, Class<T> resultType) {
-		return RedisScript.of(new ClassPathResource(name, LockScripts.class), resultType);
+		// Read into a String: a script made from a Resource checks the resource for
+		// changes, on the class path, before every single call.
+		try (InputStream script = new ClassPathResource(name, LockScripts.class).getInputStream()) {
+			return RedisScript.of(StreamUtils.copyToString(script, StandardCharsets.UTF_8), resultType);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read lock script " + name, ex);
+		}
 	}
 
 }

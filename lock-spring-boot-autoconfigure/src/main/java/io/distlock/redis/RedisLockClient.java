@@ -40,6 +40,11 @@ import org.springframework.util.Assert;
  * Lua script, run atomically in one round trip.
  *
  * <p>
+ * A release is published on the lock's release channel, which
+ * {@link RedisReleaseNotifier} turns into a wake-up of a waiting caller. Fair locks queue
+ * their waiters in a list beside the lock key, with a timeout per place.
+ *
+ * <p>
  * Uses string serialization only. How long an operation may take is bounded by the
  * command timeout of the connection factory ({@code spring.data.redis.timeout}); when it
  * passes, or Redis cannot be reached, a {@link LockBackendException} is thrown.
@@ -87,30 +92,44 @@ public class RedisLockClient implements LockClient {
 	@Override
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		List<?> reply = reply(
-				call(key, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE, List.of(keys.lock(), keys.fence()),
-						ownerToken, String.valueOf(ttl.toMillis()), this.fencingCounterRetention)),
-				"acquire");
-		long value = (Long) reply.get(1);
-		if ((Long) reply.get(0) == 1L) {
-			return new AcquireResult.Acquired(value);
-		}
-		return new AcquireResult.Busy((value >= 0) ? Duration.ofMillis(value) : null);
+		return acquireResult(call(key, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE,
+				List.of(keys.lock(), keys.fence()), ownerToken, millis(ttl), this.fencingCounterRetention)));
 	}
 
 	@Override
+	public AcquireResult tryAcquireFair(String key, String ownerToken, Duration ttl, Duration queueTimeout) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		return acquireResult(call(key, "acquire",
+				() -> this.redis.execute(LockScripts.ACQUIRE_FAIR,
+						List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts()), ownerToken, millis(ttl),
+						this.fencingCounterRetention, millis(queueTimeout), keys.channel())));
+	}
+
+	@Override
+	public boolean leaveQueue(String key, String ownerToken) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		Long left = call(key, "leave the queue of", () -> this.redis.execute(LockScripts.LEAVE_QUEUE,
+				List.of(keys.lock(), keys.queue(), keys.queueTimeouts()), ownerToken, keys.channel()));
+		return reply(left, "leave-queue") == 1L;
+	}
+
+	/**
+	 * Release the lock and publish the release, so that waiters wake up: see
+	 * {@link RedisReleaseNotifier}.
+	 */
+	@Override
 	public boolean release(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long released = call(key, "release",
-				() -> this.redis.execute(LockScripts.RELEASE, List.of(keys.lock()), ownerToken, keys.channel(), key));
+		Long released = call(key, "release", () -> this.redis.execute(LockScripts.RELEASE,
+				List.of(keys.lock(), keys.queue()), ownerToken, keys.channel(), key));
 		return reply(released, "release") == 1L;
 	}
 
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long renewed = call(key, "renew", () -> this.redis.execute(LockScripts.RENEW, List.of(keys.lock()), ownerToken,
-				String.valueOf(ttl.toMillis())));
+		Long renewed = call(key, "renew",
+				() -> this.redis.execute(LockScripts.RENEW, List.of(keys.lock()), ownerToken, millis(ttl)));
 		return reply(renewed, "renew") == 1L;
 	}
 
@@ -134,7 +153,7 @@ public class RedisLockClient implements LockClient {
 						connection.scriptingCommands()
 							.evalSha(LockScripts.RENEW.getSha1(), ReturnType.INTEGER, 1,
 									bytes(RedisLockKeys.of(renewal.key()).lock()), bytes(renewal.ownerToken()),
-									bytes(String.valueOf(renewal.ttl().toMillis())));
+									bytes(millis(renewal.ttl())));
 					}
 					return null;
 				}));
@@ -158,6 +177,19 @@ public class RedisLockClient implements LockClient {
 			throw new LockBackendException(key,
 					"Redis failed to " + operation + " lock '" + key + "': " + ex.getMessage(), ex);
 		}
+	}
+
+	private static AcquireResult acquireResult(@Nullable List<?> reply) {
+		List<?> values = reply(reply, "acquire");
+		long value = (Long) values.get(1);
+		if ((Long) values.get(0) == 1L) {
+			return new AcquireResult.Acquired(value);
+		}
+		return new AcquireResult.Busy((value >= 0) ? Duration.ofMillis(value) : null);
+	}
+
+	private static String millis(Duration duration) {
+		return String.valueOf(duration.toMillis());
 	}
 
 	private static byte[] bytes(String value) {

@@ -23,13 +23,28 @@ package io.distlock.redis;
  * <p>
  * The lock key is the resource name itself whenever possible, so a lock is easy to find
  * with {@code redis-cli}. The other names share its hash slot through a hash tag: the
- * resource's own tag if it has one, otherwise the resource wrapped in braces.
+ * resource's own tag if it has one, otherwise the resource wrapped in braces. Release
+ * channels all start with {@link #CHANNEL_PREFIX}, so that one pattern subscription
+ * ({@link #CHANNEL_PATTERN}) hears the releases of every lock and nothing else.
  *
  * @param lock the key holding the owner token while the lock is held
  * @param fence the fencing counter
+ * @param queue the list of fair waiters' owner tokens, in arrival order
+ * @param queueTimeouts the sorted set of the same tokens, scored by when each waiter's
+ * place expires
  * @param channel the channel a release is published on
  */
-record RedisLockKeys(String lock, String fence, String channel) {
+record RedisLockKeys(String lock, String fence, String queue, String queueTimeouts, String channel) {
+
+	/**
+	 * The start of every release channel name.
+	 */
+	static final String CHANNEL_PREFIX = "distlock:released:";
+
+	/**
+	 * The pattern matching the release channel of every lock.
+	 */
+	static final String CHANNEL_PATTERN = CHANNEL_PREFIX + "*";
 
 	static RedisLockKeys of(String resource) {
 		String base;
@@ -42,12 +57,13 @@ record RedisLockKeys(String lock, String fence, String channel) {
 		}
 		else {
 			// A '}' without a valid tag before it ("a}b", "{}x") cannot be wrapped in a
-			// tag
-			// that hashes like the bare name, so the lock key gets a tag of its own.
+			// tag that hashes like the bare name, so the lock key gets a tag of its own.
 			base = "{" + Integer.toHexString(resource.hashCode()) + "}" + resource;
 			lock = base;
 		}
-		return new RedisLockKeys(lock, base + ":fence", base + ":released");
+		// The prefix holds no brace, so the channel's hash tag is still the base's.
+		return new RedisLockKeys(lock, base + ":fence", base + ":queue", base + ":queue-timeouts",
+				CHANNEL_PREFIX + base);
 	}
 
 	/**

@@ -1,10 +1,15 @@
--- Releases the lock only if the given owner holds it (compare-and-delete), and tells
--- waiters about it.
+-- Releases the lock only if the given owner holds it (compare-and-delete), and tells the
+-- next waiter about it.
 --
 -- KEYS[1]  the lock key
+-- KEYS[2]  the queue of fair waiters (a list of owner tokens), in the same hash slot
 -- ARGV[1]  the owner token of the acquisition to release
--- ARGV[2]  the release channel of this lock, in the same hash slot as KEYS[1]
--- ARGV[3]  the lock's resource name, published as the message
+-- ARGV[2]  the release channel of this lock
+-- ARGV[3]  the lock's resource name
+--
+-- Publishes, on the release channel, the owner token of the first fair waiter when fair
+-- waiters queue for the lock, so that exactly that waiter is woken; otherwise the
+-- resource name, which wakes one waiter of the lock in each application.
 --
 -- Returns 1 when released, 0 when the lock is not held by this owner (it expired and
 -- may belong to someone else now, whose lock stays untouched).
@@ -12,5 +17,10 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   return 0
 end
 redis.call('DEL', KEYS[1])
-redis.call('PUBLISH', ARGV[2], ARGV[3])
+local first = redis.call('LINDEX', KEYS[2], 0)
+if first then
+  redis.call('PUBLISH', ARGV[2], first)
+else
+  redis.call('PUBLISH', ARGV[2], ARGV[3])
+end
 return 1

@@ -21,11 +21,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link LockWaiter}.
@@ -34,24 +37,24 @@ class LockWaiterTests {
 
 	private static final long LONG = TimeUnit.SECONDS.toNanos(30);
 
-	private final LockWaiter waiter = new LockWaiter(Duration.ofSeconds(30));
+	// Backoff so long that only a signal, a lease or a deadline ends a wait in a test.
+	private final LockWaiter waiter = new LockWaiter(Duration.ofSeconds(30), Duration.ofSeconds(30));
 
 	@Test
 	void signalWakesAParkedWaiterLongBeforeItsBackoff() throws Exception {
-		CountDownLatch registered = new CountDownLatch(1);
-		CompletableFuture<Long> parkedFor = CompletableFuture.supplyAsync(() -> {
+		CompletableFuture<Long> parkedFor = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
 			try (LockWaiter.Waiter waiting = this.waiter.register("k")) {
-				registered.countDown();
 				long start = System.nanoTime();
 				waiting.await(-1, System.nanoTime() + LONG);
-				return System.nanoTime() - start;
+				parkedFor.complete(System.nanoTime() - start);
 			}
 			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
+				parkedFor.completeExceptionally(ex);
 			}
 		});
-		registered.await();
-		awaitParked();
+		thread.start();
+		awaitParked(thread);
 		this.waiter.signal("k");
 		assertThat(parkedFor.get(5, TimeUnit.SECONDS)).isLessThan(TimeUnit.SECONDS.toNanos(5));
 	}
@@ -155,9 +158,73 @@ class LockWaiterTests {
 		assertThat(this.waiter.waiting()).isZero();
 	}
 
-	private void awaitParked() throws InterruptedException {
-		// The waiter parks right after registering; give it a moment to get there.
-		Thread.sleep(50);
+	@Test
+	void pendingWakeUpDoesNotHideAnInterrupt() {
+		try (LockWaiter.Waiter waiting = this.waiter.register("k")) {
+			this.waiter.signal("k");
+			Thread.currentThread().interrupt();
+			assertThatExceptionOfType(InterruptedException.class)
+				.isThrownBy(() -> waiting.await(LONG, System.nanoTime() + LONG));
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
+	@Test
+	void firstBackoffIsBetweenHalfAndAllOfTheInitialBackoff() throws Exception {
+		LockWaiter waiter = new LockWaiter(Duration.ofMillis(200), Duration.ofSeconds(30));
+		try (LockWaiter.Waiter waiting = waiter.register("k")) {
+			long start = System.nanoTime();
+			waiting.await(-1, System.nanoTime() + LONG);
+			assertThat(System.nanoTime() - start).isBetween(TimeUnit.MILLISECONDS.toNanos(100),
+					TimeUnit.MILLISECONDS.toNanos(200 + 500));
+		}
+	}
+
+	@Test
+	void backoffNeverExceedsTheMaximum() throws Exception {
+		LockWaiter waiter = new LockWaiter(Duration.ofMillis(20), Duration.ofMillis(40));
+		try (LockWaiter.Waiter waiting = waiter.register("k")) {
+			for (int i = 0; i < 5; i++) {
+				long start = System.nanoTime();
+				waiting.await(-1, System.nanoTime() + LONG);
+				assertThat(System.nanoTime() - start).isLessThan(TimeUnit.MILLISECONDS.toNanos(40 + 500));
+			}
+		}
+		assertThat(waiter.getMaxBackoff()).isEqualTo(Duration.ofMillis(40));
+	}
+
+	@Test
+	void maximumBackoffIsAtLeastTheInitialBackoff() {
+		assertThat(new LockWaiter(Duration.ofMillis(100), Duration.ZERO).getMaxBackoff())
+			.isEqualTo(Duration.ofMillis(100));
+		assertThat(new LockWaiter(Duration.ZERO).getMaxBackoff()).isEqualTo(Duration.ofMillis(10));
+	}
+
+	@Test
+	void invalidBackoffsAreRejectedByName() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new LockWaiter(Duration.ZERO, Duration.ofSeconds(1)))
+			.withMessage("'initialBackoff' must be positive");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new LockWaiter(Duration.ofMillis(1), Duration.ofSeconds(-1)))
+			.withMessage("'maxBackoff' must not be negative");
+	}
+
+	@Test
+	void signalAllWakesEveryWaiterOfEveryKey() {
+		try (LockWaiter.Waiter a = this.waiter.register("a");
+				LockWaiter.Waiter b = this.waiter.register("a");
+				LockWaiter.Waiter c = this.waiter.register("c")) {
+			this.waiter.signalAll();
+			assertThat(a.wake()).isFalse();
+			assertThat(b.wake()).isFalse();
+			assertThat(c.wake()).isFalse();
+		}
+	}
+
+	private static void awaitParked(Thread thread) {
+		await().atMost(Duration.ofSeconds(5)).until(() -> LockSupport.getBlocker(thread) instanceof LockWaiter.Waiter);
 	}
 
 }

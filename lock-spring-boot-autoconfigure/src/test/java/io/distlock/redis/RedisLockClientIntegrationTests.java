@@ -16,6 +16,7 @@
 
 package io.distlock.redis;
 
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -133,10 +134,47 @@ class RedisLockClientIntegrationTests extends LockClientContractTests {
 		String owner = owner();
 		this.client.tryAcquire("lock:order:42", owner, Duration.ofSeconds(10));
 		try (RespConnection subscriber = redis.endpoint().connect(Duration.ofSeconds(2))) {
-			subscriber.command("SUBSCRIBE", "{lock:order:42}:released");
+			subscriber.command("SUBSCRIBE", "distlock:released:{lock:order:42}");
 			this.client.release("lock:order:42", owner);
-			assertThat(subscriber.read()).isEqualTo(List.of("message", "{lock:order:42}:released", "lock:order:42"));
+			assertThat(subscriber.read())
+				.isEqualTo(List.of("message", "distlock:released:{lock:order:42}", "lock:order:42"));
 		}
+	}
+
+	@Test
+	void releaseThatFindsTheLockExpiredPublishesNothing() {
+		try (RespConnection subscriber = redis.endpoint().connect(Duration.ofMillis(300))) {
+			subscriber.command("PSUBSCRIBE", RedisLockKeys.CHANNEL_PATTERN);
+			assertThat(this.client.release("k", owner())).isFalse();
+			assertThatExceptionOfType(UncheckedIOException.class).isThrownBy(subscriber::read);
+		}
+	}
+
+	@Test
+	void renewalAfterTheReleaseDoesNotBringTheLockBack() {
+		String owner = owner();
+		this.client.tryAcquire("k", owner, Duration.ofSeconds(10));
+		this.client.release("k", owner);
+		assertThat(this.client.renew("k", owner, Duration.ofSeconds(10))).isFalse();
+		assertThat(this.client.renewAll(List.of(new Renewal("k", owner, Duration.ofSeconds(10)))))
+			.containsExactly(false);
+		assertThat(redis.endpoint().command("EXISTS", "k")).isEqualTo(0L);
+	}
+
+	@Test
+	void renewAllTreatsALockKeyOverwrittenWithAnotherTypeAsLostAndRenewsTheRest() {
+		String a = owner();
+		String b = owner();
+		String c = owner();
+		this.client.tryAcquire("a", a, Duration.ofSeconds(1));
+		this.client.tryAcquire("b", b, Duration.ofSeconds(1));
+		this.client.tryAcquire("c", c, Duration.ofSeconds(1));
+		redis.endpoint().command("DEL", "b");
+		redis.endpoint().command("HSET", "b", "field", "value");
+		boolean[] renewed = this.client.renewAll(List.of(new Renewal("a", a, Duration.ofSeconds(30)),
+				new Renewal("b", b, Duration.ofSeconds(30)), new Renewal("c", c, Duration.ofSeconds(30))));
+		assertThat(renewed).containsExactly(true, false, true);
+		assertThat((Long) redis.endpoint().command("PTTL", "c")).isGreaterThan(20_000L);
 	}
 
 	@Test

@@ -16,6 +16,8 @@
 
 package io.distlock.redis;
 
+import java.util.List;
+
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,7 +36,25 @@ class RedisLockKeysTests {
 		RedisLockKeys keys = RedisLockKeys.of(resource);
 		int slot = SlotHash.getSlot(keys.lock());
 		assertThat(SlotHash.getSlot(keys.fence())).isEqualTo(slot);
+		assertThat(SlotHash.getSlot(keys.queue())).isEqualTo(slot);
+		assertThat(SlotHash.getSlot(keys.queueTimeouts())).isEqualTo(slot);
 		assertThat(SlotHash.getSlot(keys.channel())).isEqualTo(slot);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "lock:orders:42", "lock:{user-7}:cart", "lock:a}b", "{", "lock:*?[a]" })
+	void everyReleaseChannelMatchesTheOnePatternSubscription(String resource) {
+		String channel = RedisLockKeys.of(resource).channel();
+		assertThat(RedisLockKeys.CHANNEL_PATTERN).isEqualTo(RedisLockKeys.CHANNEL_PREFIX + "*");
+		assertThat(channel).startsWith(RedisLockKeys.CHANNEL_PREFIX).contains(resource);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "lock:orders:42", "lock:{user-7}:cart", "lock:a}b" })
+	void everyNameOfOneLockDiffersFromTheOthers(String resource) {
+		RedisLockKeys keys = RedisLockKeys.of(resource);
+		assertThat(List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts(), keys.channel()))
+			.doesNotHaveDuplicates();
 	}
 
 	@ParameterizedTest
@@ -50,6 +70,8 @@ class RedisLockKeysTests {
 		RedisLockKeys other = RedisLockKeys.of(resource + "x");
 		assertThat(keys.lock()).isNotEqualTo(other.lock()).isNotEqualTo(keys.fence());
 		assertThat(keys.fence()).isNotEqualTo(other.fence());
+		assertThat(keys.queue()).isNotEqualTo(other.queue());
+		assertThat(keys.queueTimeouts()).isNotEqualTo(other.queueTimeouts());
 		assertThat(keys.channel()).isNotEqualTo(other.channel());
 	}
 

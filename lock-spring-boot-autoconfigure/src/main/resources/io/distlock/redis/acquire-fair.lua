@@ -1,0 +1,67 @@
+-- Takes the lock in arrival order: only when it is free and no other fair waiter came
+-- first. A caller that does not get it joins the queue (or keeps its place there) for
+-- the given time; a waiter that stops calling, because it crashed or gave up without
+-- leaving, is dropped once its place expires, so it cannot block the queue for ever.
+--
+-- KEYS[1]  the lock key; holds the owner token while the lock is held
+-- KEYS[2]  the fencing counter
+-- KEYS[3]  the queue: a list of the waiters' owner tokens, first come first
+-- KEYS[4]  the queue timeouts: a sorted set of the same tokens, scored by the Redis time
+--          in milliseconds at which each waiter's place expires
+-- ARGV[1]  the owner token of this acquisition
+-- ARGV[2]  the lease time in milliseconds
+-- ARGV[3]  how long the fencing counter is kept after its last use, in milliseconds
+-- ARGV[4]  how long this caller's place is kept without another call, in milliseconds;
+--          0 to try once without joining the queue
+-- ARGV[5]  the release channel, to wake the waiter that became first when the lock is free
+--
+-- Returns {1, fencing token} when the lock was taken (fencing tokens as in acquire.lua),
+-- or {0, milliseconds}: while the lock is held, the holder's remaining lease (-1 when the
+-- key has no expiry); while it is free for an earlier waiter, how long that waiter's
+-- place is kept.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local expired = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
+for _, waiter in ipairs(expired) do
+  redis.call('LREM', KEYS[3], 1, waiter)
+  redis.call('ZREM', KEYS[4], waiter)
+end
+local first = redis.call('LINDEX', KEYS[3], 0)
+local free = redis.call('EXISTS', KEYS[1]) == 0
+if free and (not first or first == ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  if first then
+    redis.call('LPOP', KEYS[3])
+    redis.call('ZREM', KEYS[4], ARGV[1])
+  end
+  local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
+  local last = tonumber(redis.call('GET', KEYS[2]))
+  if last and last >= token then
+    token = last + 1
+  end
+  redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3])
+  return {1, token}
+end
+local place = tonumber(ARGV[4])
+if place > 0 then
+  if redis.call('ZADD', KEYS[4], now + place, ARGV[1]) == 1 then
+    redis.call('RPUSH', KEYS[3], ARGV[1])
+  end
+  -- The queue lives as long as the last place in it, so an abandoned queue goes away.
+  local latest = redis.call('ZRANGE', KEYS[4], -1, -1, 'WITHSCORES')[2]
+  redis.call('PEXPIREAT', KEYS[3], latest)
+  redis.call('PEXPIREAT', KEYS[4], latest)
+end
+if not free then
+  return {0, redis.call('PTTL', KEYS[1])}
+end
+-- Free, but an earlier waiter's turn; it missed the release if dropping waiters made it
+-- first just now.
+if #expired > 0 then
+  redis.call('PUBLISH', ARGV[5], first)
+end
+local firstPlace = redis.call('ZSCORE', KEYS[4], first)
+if not firstPlace then
+  return {0, -1}
+end
+return {0, math.max(0, tonumber(firstPlace) - now)}

@@ -1,0 +1,270 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.distlock.core.AcquireResult;
+import io.distlock.core.LeaseRenewer;
+import io.distlock.core.LockClient;
+import io.distlock.core.Renewal;
+import io.distlock.redis.RedisLockClient;
+import io.distlock.test.RedisEndpoint;
+import io.distlock.test.RedisServerExtension;
+import io.distlock.testing.RedisConnections;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Integration tests for lease renewal and lost-lock detection in {@link LockTemplate}.
+ */
+class LockTemplateRenewalIntegrationTests {
+
+	private static final Duration TTL = Duration.ofMillis(600);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	private final List<String> lost = new CopyOnWriteArrayList<>();
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private RecordingClient client;
+
+	private LeaseRenewer renewer;
+
+	private LockTemplate template;
+
+	@BeforeEach
+	void createTemplate() {
+		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
+		this.client = new RecordingClient(new RedisLockClient(this.connectionFactory));
+		this.renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
+		this.template = templateWith(this.renewer);
+	}
+
+	@AfterEach
+	void destroyTemplate() {
+		this.renewer.close();
+		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void lockLostWhileRedisIsPausedIsReportedAndIsHeldSaysSoWithoutAskingRedis() {
+		assumeThat(redis.endpoint().isControllable()).isTrue();
+		LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
+		redis.endpoint().pause();
+		try {
+			await().atMost(Duration.ofSeconds(5)).until(() -> !this.lost.isEmpty());
+			assertThat(this.lost).containsExactly("k");
+			assertThat(this.template.getStatistics().getLost()).isEqualTo(1);
+			long start = System.nanoTime();
+			assertThat(handle.isHeld()).isFalse();
+			assertThat(System.nanoTime() - start).as("answered while Redis is paused")
+				.isLessThan(TimeUnit.MILLISECONDS.toNanos(100));
+		}
+		finally {
+			redis.endpoint().resume();
+		}
+		assertThat(this.renewer.size()).isZero();
+	}
+
+	@Test
+	void redisUnreachableForLessThanTheLeaseDoesNotLoseTheLock() throws Exception {
+		assumeThat(redis.endpoint().isControllable()).isTrue();
+		LettuceConnectionFactory factory = RedisConnections.connectionFactory(redis.endpoint(), Duration.ofMillis(300));
+		RecordingClient client = new RecordingClient(new RedisLockClient(factory));
+		try (LeaseRenewer renewer = new LeaseRenewer(client, Duration.ofHours(1))) {
+			LockTemplate template = templateWith(renewer);
+			Duration ttl = Duration.ofMillis(1500);
+			try (LockHandle handle = template.tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
+				// The renewal due after 500ms times out (300ms) and is retried as Redis
+				// comes back, well within the lease.
+				redis.endpoint().pause();
+				Thread.sleep(900);
+				redis.endpoint().resume();
+				long renewals = client.renewed.size();
+				await().atMost(Duration.ofSeconds(5)).until(() -> client.renewed.size() > renewals);
+				assertThat(handle.isHeld()).isTrue();
+				assertThat(client.failedRenewals).isPositive();
+			}
+		}
+		finally {
+			factory.destroy();
+		}
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void thousandRenewedLocksStayHeldOnOneSharedThreadAndNothingIsLeftAfterRelease() throws Exception {
+		this.template.tryAcquire("warm-up", TTL, Duration.ZERO).orElseThrow().close();
+		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+		List<LockHandle> handles = new ArrayList<>();
+		for (int i = 0; i < 1000; i++) {
+			handles.add(this.template.tryAcquire("k" + i, TTL, Duration.ZERO).orElseThrow());
+		}
+		assertThat(ManagementFactory.getThreadMXBean().getThreadCount()).isLessThanOrEqualTo(threadsBefore + 1);
+		assertThat(this.renewer.size()).isEqualTo(1000);
+		long renewals = this.client.renewed.size();
+		// Four renewal periods (200ms each): longer than the ttl.
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.client.renewed.size() >= renewals + 4 * 1000);
+		for (LockHandle handle : handles) {
+			assertThat(handle.isHeld()).as(handle.key()).isTrue();
+		}
+		assertThat(this.lost).isEmpty();
+		assertThat(this.client.renewingThreads).hasSize(1);
+		handles.forEach(LockHandle::close);
+		assertThat(this.renewer.size()).isZero();
+		assertThat(redis.endpoint().command("EXISTS", "lock:k0", "lock:k999")).isEqualTo(0L);
+	}
+
+	@Test
+	void releaseCancelsTheRenewalBeforeTheReleaseScriptRuns() throws Exception {
+		LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.renewed.contains("lock:k"));
+		handle.close();
+		assertThat(this.client.leasesWhenReleased).containsExactly(0);
+		int renewalsAtRelease = this.client.renewed.size();
+		// Two renewal periods: no renewal of the released lock goes out any more.
+		Thread.sleep(TTL.toMillis() * 2 / 3);
+		assertThat(this.client.renewed.size()).isEqualTo(renewalsAtRelease);
+		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
+	}
+
+	@Test
+	void lockOfAHolderThreadThatEndedIsNoLongerRenewedAndExpires() throws Exception {
+		Thread holder = new Thread(() -> this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow());
+		holder.start();
+		holder.join();
+		long endedAt = System.nanoTime();
+		awaitAcquirableByAnotherClient("lock:k");
+		assertThat(System.nanoTime() - endedAt).isLessThan(TTL.toNanos() + TimeUnit.MILLISECONDS.toNanos(300));
+		assertThat(this.renewer.size()).isZero();
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void lockHeldLongerThanTheMaximumHoldTimeIsNoLongerRenewedAndExpires() {
+		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMillis(700))) {
+			LockTemplate template = templateWith(renewer);
+			long start = System.nanoTime();
+			try (LockHandle handle = template.tryAcquire("k", Duration.ofMillis(300), Duration.ZERO).orElseThrow()) {
+				awaitAcquirableByAnotherClient("lock:k");
+				long expiredAfter = System.nanoTime() - start;
+				assertThat(expiredAfter).isBetween(TimeUnit.MILLISECONDS.toNanos(700),
+						TimeUnit.MILLISECONDS.toNanos(700 + 100 + 300 + 200));
+				assertThat(renewer.size()).isZero();
+			}
+		}
+	}
+
+	private LockTemplate templateWith(LeaseRenewer renewer) {
+		LockTemplate template = new LockTemplate(this.client);
+		template.setLeaseRenewer(renewer);
+		template.setLockListeners(List.of(new LockListener() {
+
+			@Override
+			public void onLost(String key, long fencingToken, Thread holder) {
+				LockTemplateRenewalIntegrationTests.this.lost.add(key);
+			}
+
+		}));
+		return template;
+	}
+
+	private void awaitAcquirableByAnotherClient(String resource) {
+		RedisEndpoint endpoint = redis.endpoint();
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> "OK"
+				.equals(endpoint.command("SET", resource, UUID.randomUUID().toString(), "NX", "PX", "10000")));
+	}
+
+	/**
+	 * A {@link LockClient} passing everything to Redis, recording renewals and how many
+	 * leases were still being renewed when a release began.
+	 */
+	private final class RecordingClient implements LockClient {
+
+		final List<String> renewed = new CopyOnWriteArrayList<>();
+
+		final List<Integer> leasesWhenReleased = new CopyOnWriteArrayList<>();
+
+		final List<Thread> renewingThreads = new CopyOnWriteArrayList<>();
+
+		volatile int failedRenewals;
+
+		private final LockClient delegate;
+
+		RecordingClient(LockClient delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
+			return this.delegate.tryAcquire(key, ownerToken, ttl);
+		}
+
+		@Override
+		public boolean release(String key, String ownerToken) {
+			this.leasesWhenReleased.add(LockTemplateRenewalIntegrationTests.this.renewer.size());
+			return this.delegate.release(key, ownerToken);
+		}
+
+		@Override
+		public boolean renew(String key, String ownerToken, Duration ttl) {
+			throw new UnsupportedOperationException("renewed in batches");
+		}
+
+		@Override
+		public boolean[] renewAll(List<Renewal> renewals) {
+			if (!this.renewingThreads.contains(Thread.currentThread())) {
+				this.renewingThreads.add(Thread.currentThread());
+			}
+			try {
+				boolean[] result = this.delegate.renewAll(renewals);
+				renewals.forEach((renewal) -> this.renewed.add(renewal.key()));
+				return result;
+			}
+			catch (RuntimeException ex) {
+				this.failedRenewals++;
+				throw ex;
+			}
+		}
+
+		@Override
+		public boolean isHeld(String key, String ownerToken) {
+			return this.delegate.isHeld(key, ownerToken);
+		}
+
+	}
+
+}
