@@ -1,0 +1,82 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import org.springframework.context.ApplicationEvent;
+
+/**
+ * Published when a held lock was found lost while its owner still worked under it: the
+ * lease ran out (for example during a long pause) or the key was removed. The owner's
+ * work is no longer protected; writes guarded by the lock's fencing token will be
+ * rejected by a storage that checks it.
+ *
+ * <p>
+ * Published on the lease renewal thread: listeners must be quick, or hand the work off.
+ */
+public class LockLostEvent extends ApplicationEvent {
+
+	private final String key;
+
+	private final long fencingToken;
+
+	private final transient Thread holder;
+
+	/**
+	 * Create a new event.
+	 * @param source the component that detected the loss
+	 * @param key the lock key
+	 * @param fencingToken the fencing token of the lost acquisition
+	 * @param holder the thread that acquired the lock
+	 */
+	public LockLostEvent(Object source, String key, long fencingToken, Thread holder) {
+		super(source);
+		this.key = key;
+		this.fencingToken = fencingToken;
+		this.holder = holder;
+	}
+
+	/**
+	 * Return the key of the lost lock.
+	 * @return the lock key
+	 */
+	public String getKey() {
+		return this.key;
+	}
+
+	/**
+	 * Return the fencing token of the lost acquisition.
+	 * @return the fencing token
+	 */
+	public long getFencingToken() {
+		return this.fencingToken;
+	}
+
+	/**
+	 * Return the thread that acquired the lock, for example to interrupt its work.
+	 * @return the holder thread
+	 */
+	public Thread getHolder() {
+		return this.holder;
+	}
+
+	@Override
+	public String toString() {
+		return "LockLostEvent[key='" + this.key + "', fencingToken=" + this.fencingToken + ", holder="
+				+ this.holder.getName() + "]";
+	}
+
+}

@@ -1,0 +1,141 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.aot.hint.annotation.Reflective;
+
+/**
+ * Run the annotated method only while holding a distributed lock on Redis, taken before
+ * the method starts and released when it ends, also when it throws.
+ *
+ * <pre class="code">
+ * &#64;DistributedLocked(key = "#orderId", ttl = "10s")
+ * public void pay(long orderId) { ... }
+ * </pre>
+ *
+ * <p>
+ * The Redis key is {@code <distlock.key-prefix><name>:<key>}, or
+ * {@code <distlock.key-prefix><key>} without a name. The attributes are checked when the
+ * bean is created: an unparsable key expression or duration, a negative duration, or a
+ * missing fallback method fails the application's startup with a message naming the
+ * class, the method and the attribute.
+ *
+ * <p>
+ * Works through a Spring AOP proxy, like {@code @Transactional}: it applies to public
+ * (and, with class-based proxies, protected and package-private) methods called from
+ * another bean; a call from within the same object bypasses the proxy. By default the
+ * lock is taken outside a {@code @Transactional} on the same method, so the next holder
+ * sees committed data ({@code distlock.order}). A thread that already holds the lock
+ * through an outer annotated call re-enters it without a second Redis round trip.
+ *
+ * <p>
+ * Usable as a meta-annotation: attributes of a composed annotation override these through
+ * {@link org.springframework.core.annotation.AliasFor @AliasFor}.
+ *
+ * @see io.distlock.LockContext#current()
+ * @see io.distlock.LockTemplate
+ */
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Reflective
+public @interface DistributedLocked {
+
+	/**
+	 * The lock key: a SpEL expression over the method's arguments, turned into a String.
+	 * <p>
+	 * Arguments by name ({@code #orderId}; needs the {@code -parameters} compiler flag,
+	 * which is checked at startup) or position ({@code #p0}, {@code #a0}), their
+	 * properties ({@code #order.customer.id}), string concatenation
+	 * ({@code 'inv:' + #sku}), bean references ({@code @keys.forOrder(#order)}) and the
+	 * root object ({@code #root.methodName}, {@code #root.targetClass},
+	 * {@code #root.args}, {@code #root.target}). A key with no SpEL in it at all (no
+	 * {@code #}, {@code @}, quote, parenthesis, {@code +}, {@code ?} or bracket), such as
+	 * {@code "reports"}, is a literal.
+	 * <p>
+	 * Empty (the default) means one lock for the method: its {@link #name()}, or the
+	 * fully qualified {@code com.example.ClassName.methodName} when there is no name. A
+	 * key that evaluates to null, blank, a collection or an array fails the call with an
+	 * {@link IllegalArgumentException} before the method runs.
+	 * @return the key expression
+	 */
+	String key() default "";
+
+	/**
+	 * An optional namespace put before the key: {@code orders} gives
+	 * {@code lock:orders:<key>}.
+	 * @return the lock name
+	 */
+	String name() default "";
+
+	/**
+	 * The lease time: how long the lock outlives a holder that crashed (or, with
+	 * {@link #autoRenew()} off, how long it is held at most). Formats: {@code 10s},
+	 * {@code 500ms}, {@code 2m}, {@code 1h}, {@code 1d}, ISO-8601 ({@code PT10S}), or a
+	 * property placeholder such as {@code ${orders.lock-ttl}}. Empty means
+	 * {@code distlock.default-ttl} (30 seconds unless configured). Must be at least 1ms.
+	 * @return the lease time
+	 */
+	String ttl() default "";
+
+	/**
+	 * How long to wait for a busy lock, in the same formats as {@link #ttl()}. {@code 0s}
+	 * means try once. Empty means {@code distlock.default-wait-time} (0s unless
+	 * configured).
+	 * @return the wait time
+	 */
+	String waitTime() default "";
+
+	/**
+	 * Whether the lease is renewed every third of the ttl while the method runs, so a
+	 * long method keeps its lock; {@code true} by default. {@code false} gives a fixed
+	 * lease that expires after the ttl even if the method still runs.
+	 * @return whether the lease is renewed
+	 */
+	boolean autoRenew() default true;
+
+	/**
+	 * Whether waiting callers get the lock in the order they asked for it (a queue in
+	 * Redis), instead of whoever retries first after a release; {@code false} by default.
+	 * Fair locks cost a few more Redis operations per acquisition and are not supported
+	 * with Redlock.
+	 * @return whether the lock is fair
+	 */
+	boolean fair() default false;
+
+	/**
+	 * What happens when the lock stays busy for the whole wait time:
+	 * {@link LockFailurePolicy#THROW throw} by default. Setting a
+	 * {@link #fallbackMethod()} implies {@link LockFailurePolicy#FALLBACK}.
+	 * @return the failure policy
+	 */
+	LockFailurePolicy onFailure() default LockFailurePolicy.THROW;
+
+	/**
+	 * The name of a method on the same bean, with the same parameter types and a
+	 * compatible return type, called with the same arguments when the lock stays busy.
+	 * @return the fallback method's name, or empty for none
+	 */
+	String fallbackMethod() default "";
+
+}

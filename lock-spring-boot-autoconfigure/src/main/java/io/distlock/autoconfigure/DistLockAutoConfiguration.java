@@ -1,0 +1,103 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure;
+
+import java.time.Duration;
+
+import io.distlock.LockListener;
+import io.distlock.LockTemplate;
+import io.distlock.core.LeaseRenewer;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockWaiter;
+import io.distlock.redis.RedisLockClient;
+import io.distlock.redis.RedisReleaseNotifier;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for distributed locks on the application's Redis: a
+ * {@link LockTemplate} and support for {@code @DistributedLocked}.
+ *
+ * <p>
+ * Backs off when Spring Data Redis is absent or {@code distlock.enabled=false}. Every
+ * bean can be replaced by defining one of the same type; defining a {@link LockClient}
+ * bean puts locks on another store.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass(name = "org.springframework.data.redis.core.StringRedisTemplate")
+@ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistLockProperties.class)
+@Import(ProxyLockConfiguration.class)
+public final class DistLockAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	LockClient lockClient(RedisConnectionFactory connectionFactory) {
+		return new RedisLockClient(connectionFactory);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockWaiter lockWaiter() {
+		return new LockWaiter(Duration.ofMillis(500));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	RedisReleaseNotifier releaseNotifier(RedisConnectionFactory connectionFactory, LockWaiter lockWaiter) {
+		return new RedisReleaseNotifier(connectionFactory, lockWaiter);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockClient.class)
+	LeaseRenewer leaseRenewer(LockClient lockClient, DistLockProperties properties) {
+		return new LeaseRenewer(lockClient, properties.getMaxHold());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockEventPublisher lockEventPublisher(ApplicationEventPublisher eventPublisher) {
+		return new LockEventPublisher(eventPublisher);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockClient.class)
+	LockTemplate lockTemplate(LockClient lockClient, LockWaiter lockWaiter, LeaseRenewer leaseRenewer,
+			DistLockProperties properties, ObjectProvider<LockListener> listeners) {
+		LockTemplate template = new LockTemplate(lockClient, lockWaiter);
+		template.setKeyPrefix(properties.getKeyPrefix());
+		template.setLeaseRenewer(leaseRenewer);
+		template.setLockListeners(listeners.orderedStream().toList());
+		return template;
+	}
+
+}

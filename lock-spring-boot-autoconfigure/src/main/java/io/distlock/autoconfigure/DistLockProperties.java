@@ -1,0 +1,189 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.Ordered;
+import org.springframework.util.Assert;
+
+/**
+ * Configuration properties for distlock.
+ */
+@ConfigurationProperties("distlock")
+public class DistLockProperties {
+
+	/**
+	 * Default order of the lock advice: just outside @Transactional, whose advice has the
+	 * lowest precedence.
+	 */
+	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+	/**
+	 * Whether to enable distributed locks. When disabled, no lock beans are created and
+	 * {@code @DistributedLocked} has no effect.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Prefix of every lock key in Redis, for @DistributedLocked and LockTemplate alike.
+	 */
+	private String keyPrefix = "lock:";
+
+	/**
+	 * Lease time of a lock whose @DistributedLocked ttl is empty: how long the lock
+	 * outlives a holder that crashed.
+	 */
+	private Duration defaultTtl = Duration.ofSeconds(30);
+
+	/**
+	 * Wait time of a lock whose @DistributedLocked waitTime is empty: how long to wait
+	 * for a busy lock. Zero means try once.
+	 */
+	private Duration defaultWaitTime = Duration.ZERO;
+
+	/**
+	 * Order of the lock advice among other advice on the same method. The default takes
+	 * the lock outside @Transactional (acquired before the transaction begins, released
+	 * after it ends); a lower value moves the lock further out.
+	 */
+	private int order = DEFAULT_ORDER;
+
+	/**
+	 * Longest time a lock's lease is renewed. A lock held longer, such as a handle that
+	 * was never closed, stops being renewed (with a warning) and expires after its ttl.
+	 */
+	private Duration maxHold = Duration.ofHours(1);
+
+	private final Redlock redlock = new Redlock();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		Assert.notNull(keyPrefix, "Key prefix must not be null");
+		this.keyPrefix = keyPrefix;
+	}
+
+	public Duration getDefaultTtl() {
+		return this.defaultTtl;
+	}
+
+	public void setDefaultTtl(Duration defaultTtl) {
+		Assert.isTrue(defaultTtl.toMillis() >= 1, () -> "Default ttl must be at least 1ms but was " + defaultTtl);
+		this.defaultTtl = defaultTtl;
+	}
+
+	public Duration getDefaultWaitTime() {
+		return this.defaultWaitTime;
+	}
+
+	public void setDefaultWaitTime(Duration defaultWaitTime) {
+		Assert.isTrue(!defaultWaitTime.isNegative(),
+				() -> "Default wait time must not be negative but was " + defaultWaitTime);
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	public int getOrder() {
+		return this.order;
+	}
+
+	public void setOrder(int order) {
+		this.order = order;
+	}
+
+	public Duration getMaxHold() {
+		return this.maxHold;
+	}
+
+	public void setMaxHold(Duration maxHold) {
+		Assert.isTrue(!maxHold.isNegative() && !maxHold.isZero(), () -> "Max hold must be positive but was " + maxHold);
+		this.maxHold = maxHold;
+	}
+
+	public Redlock getRedlock() {
+		return this.redlock;
+	}
+
+	/**
+	 * Redlock properties: one lock over several independent Redis masters.
+	 */
+	public static class Redlock {
+
+		/**
+		 * URLs of the independent Redis masters to lock on with Redlock, such as
+		 * redis://127.0.0.1:7001 or rediss://:secret@host:6379 (TLS). At least 3; 5
+		 * tolerate the loss of 2. When set, every lock goes through Redlock, while
+		 * spring.data.redis keeps serving the application's other Redis uses.
+		 */
+		private List<String> nodes = new ArrayList<>();
+
+		/**
+		 * Fraction of the ttl allowed for clock drift between the nodes: a lock counts as
+		 * held only while ttl - elapsed - (ttl * factor + 2ms) is positive.
+		 */
+		private double clockDriftFactor = 0.01;
+
+		/**
+		 * Command timeout of each node, much shorter than any lock's ttl, so that a slow
+		 * or dead node cannot stall an acquisition.
+		 */
+		private Duration nodeTimeout = Duration.ofMillis(200);
+
+		public List<String> getNodes() {
+			return this.nodes;
+		}
+
+		public void setNodes(List<String> nodes) {
+			this.nodes = nodes;
+		}
+
+		public double getClockDriftFactor() {
+			return this.clockDriftFactor;
+		}
+
+		public void setClockDriftFactor(double clockDriftFactor) {
+			Assert.isTrue(clockDriftFactor >= 0 && clockDriftFactor < 1,
+					() -> "Clock drift factor must be at least 0 and less than 1 but was " + clockDriftFactor);
+			this.clockDriftFactor = clockDriftFactor;
+		}
+
+		public Duration getNodeTimeout() {
+			return this.nodeTimeout;
+		}
+
+		public void setNodeTimeout(Duration nodeTimeout) {
+			Assert.isTrue(nodeTimeout.toMillis() >= 1,
+					() -> "Node timeout must be at least 1ms but was " + nodeTimeout);
+			this.nodeTimeout = nodeTimeout;
+		}
+
+	}
+
+}

@@ -1,0 +1,102 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure;
+
+import io.distlock.LockTemplate;
+import io.distlock.interceptor.AnnotationLockOperationSource;
+import io.distlock.interceptor.LockAdvisor;
+import io.distlock.interceptor.LockInterceptor;
+import io.distlock.interceptor.LockOperationSource;
+
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * The infrastructure that applies {@code @DistributedLocked}: operation source,
+ * interceptor and advisor, plus an auto-proxy creator if the application has none.
+ *
+ * <p>
+ * These beans are created early, while bean post-processors are set up, so they are
+ * {@code static}, read their settings straight from the {@link Environment}, and reach
+ * the {@link LockTemplate} lazily, keeping Redis beans out of that early phase.
+ */
+@Configuration(proxyBeanMethods = false)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+@Import(ProxyLockConfiguration.AutoProxyRegistrar.class)
+class ProxyLockConfiguration {
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockOperationSource lockOperationSource(Environment environment) {
+		DistLockProperties properties = properties(environment);
+		return new AnnotationLockOperationSource(properties.getDefaultTtl(), properties.getDefaultWaitTime());
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockInterceptor lockInterceptor(LockOperationSource lockOperationSource,
+			ObjectProvider<LockTemplate> lockTemplate) {
+		return new LockInterceptor(lockOperationSource, SingletonSupplier.of(() -> lockTemplate.getIfAvailable(() -> {
+			throw new IllegalStateException("@DistributedLocked needs a LockTemplate, and there is none: configure "
+					+ "Redis (spring.data.redis.*) or define a LockClient bean");
+		})));
+	}
+
+	@Bean(name = "io.distlock.internalLockAdvisor")
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockAdvisor lockAdvisor(LockOperationSource lockOperationSource, LockInterceptor lockInterceptor,
+			Environment environment) {
+		LockAdvisor advisor = new LockAdvisor(lockOperationSource);
+		advisor.setAdvice(lockInterceptor);
+		advisor.setOrder(properties(environment).getOrder());
+		return advisor;
+	}
+
+	private static DistLockProperties properties(Environment environment) {
+		return Binder.get(environment).bindOrCreate("distlock", DistLockProperties.class);
+	}
+
+	/**
+	 * Registers Spring's infrastructure auto-proxy creator unless the application already
+	 * has one (Spring Boot's AOP auto-configuration usually registers it), as
+	 * {@code @EnableTransactionManagement} does.
+	 */
+	static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
+
+		@Override
+		public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+			AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+		}
+
+	}
+
+}

@@ -1,0 +1,197 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.interceptor;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.LockAcquisitionException;
+import io.distlock.LockContext;
+import io.distlock.LockHandle;
+import io.distlock.LockRequest;
+import io.distlock.LockTemplate;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.convert.ConversionService;
+import org.springframework.core.convert.support.DefaultConversionService;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Runs a {@code @DistributedLocked} method under its lock: evaluates the key, re-enters a
+ * lock the thread already holds, otherwise acquires it through the {@link LockTemplate},
+ * runs the method, and releases the lock when the method ends.
+ *
+ * <p>
+ * The method's own exception always reaches the caller unchanged; a failure to release is
+ * added to it as suppressed. After a method that returned normally, a failure to release
+ * is logged and the result returned, since the work is done and the lock expires after
+ * its ttl anyway. When the lock stays busy the method does not run: the operation's
+ * failure policy throws, skips or calls the fallback.
+ */
+public class LockInterceptor implements MethodInterceptor, BeanFactoryAware {
+
+	private static final Log logger = LogFactory.getLog(LockInterceptor.class);
+
+	private static final boolean transactionsPresent = ClassUtils.isPresent(
+			"org.springframework.transaction.support.TransactionSynchronizationManager",
+			LockInterceptor.class.getClassLoader());
+
+	private final LockOperationSource source;
+
+	private final Supplier<LockTemplate> template;
+
+	private final Set<Method> warnedInTransaction = ConcurrentHashMap.newKeySet();
+
+	private LockKeyEvaluator evaluator = new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), null,
+			DefaultConversionService.getSharedInstance());
+
+	/**
+	 * Create an interceptor. The template is looked up on the first locked call, so that
+	 * creating the interceptor does not initialize Redis beans early.
+	 * @param source the lock definitions of methods
+	 * @param template supplies the template that takes the locks
+	 */
+	public LockInterceptor(LockOperationSource source, Supplier<LockTemplate> template) {
+		this.source = source;
+		this.template = template;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		ConversionService conversionService = (beanFactory instanceof ConfigurableBeanFactory configurable
+				&& configurable.getConversionService() != null) ? configurable.getConversionService()
+						: DefaultConversionService.getSharedInstance();
+		this.evaluator = new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), beanFactory, conversionService);
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target)
+				: invocation.getMethod().getDeclaringClass();
+		LockOperation operation = this.source.getLockOperation(invocation.getMethod(), targetClass);
+		if (operation == null || target == null) {
+			return invocation.proceed();
+		}
+		String key = operation
+			.lockKey(this.evaluator.evaluate(operation, invocation.getArguments(), target, targetClass));
+		LockHandle held = LockContext.find(key);
+		if (held != null) {
+			return proceedHolding(held, invocation);
+		}
+		warnIfInTransaction(operation);
+		LockRequest request = request(operation, key);
+		long start = System.nanoTime();
+		Optional<LockHandle> acquired = this.template.get().tryAcquire(request);
+		if (acquired.isEmpty()) {
+			return notAcquired(operation, key, start, invocation, target);
+		}
+		LockHandle handle = acquired.get();
+		Throwable failure = null;
+		try {
+			return proceedHolding(handle, invocation);
+		}
+		catch (Throwable ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			release(handle, operation, failure);
+		}
+	}
+
+	private static @Nullable Object proceedHolding(LockHandle handle, MethodInvocation invocation) throws Throwable {
+		LockContext.bind(handle);
+		try {
+			return invocation.proceed();
+		}
+		finally {
+			LockContext.unbind(handle);
+		}
+	}
+
+	private static LockRequest request(LockOperation operation, String key) {
+		try {
+			return new LockRequest(key, operation.ttl(), operation.waitTime(), operation.autoRenew(), operation.fair());
+		}
+		catch (IllegalArgumentException ex) {
+			throw LockKeyEvaluator.invalidKey(operation, "gave an invalid lock key: " + ex.getMessage(), ex);
+		}
+	}
+
+	private @Nullable Object notAcquired(LockOperation operation, String key, long start, MethodInvocation invocation,
+			Object target) throws Throwable {
+		switch (operation.onFailure()) {
+			case SKIP -> {
+				if (logger.isDebugEnabled()) {
+					logger.debug("Skipped '" + operation.method() + "': lock '" + key + "' is busy");
+				}
+				return (operation.method().getReturnType() == Optional.class) ? Optional.empty() : null;
+			}
+			case FALLBACK -> {
+				try {
+					return operation.fallback().invoke(target, invocation.getArguments());
+				}
+				catch (InvocationTargetException ex) {
+					throw ex.getTargetException();
+				}
+			}
+			default -> throw new LockAcquisitionException(key, java.time.Duration.ofNanos(System.nanoTime() - start));
+		}
+	}
+
+	private static void release(LockHandle handle, LockOperation operation, @Nullable Throwable failure) {
+		try {
+			handle.close();
+		}
+		catch (RuntimeException ex) {
+			if (failure != null) {
+				failure.addSuppressed(ex);
+			}
+			else {
+				logger.warn("Could not release lock '" + handle.key() + "' after '" + operation.method()
+						+ "' returned; it expires after its ttl of " + operation.ttl().toMillis() + "ms", ex);
+			}
+		}
+	}
+
+	private void warnIfInTransaction(LockOperation operation) {
+		if (transactionsPresent && TransactionSynchronizationManager.isActualTransactionActive()
+				&& this.warnedInTransaction.add(operation.method())) {
+			logger.warn("'" + operation.method() + "' was called inside a transaction that was already active: "
+					+ "its lock is released before that transaction commits, so the next holder may not see "
+					+ "this call's changes. Call it outside the transaction, or make the outer method "
+					+ "@DistributedLocked instead. (Logged once per method.)");
+		}
+	}
+
+}

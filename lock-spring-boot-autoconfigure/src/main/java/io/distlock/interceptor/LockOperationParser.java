@@ -1,0 +1,151 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.interceptor;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.annotation.DistributedLocked;
+import io.distlock.annotation.LockFailurePolicy;
+
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Turns the attributes of one {@link DistributedLocked} annotation into a validated
+ * {@link LockOperation}, failing with a message that names the method, the attribute and
+ * the bad value.
+ */
+final class LockOperationParser {
+
+	private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
+
+	private static final Duration MAX_DURATION = Duration.ofMillis(Long.MAX_VALUE);
+
+	private final KeyExpressionParser keyParser;
+
+	private final @Nullable StringValueResolver valueResolver;
+
+	private final Duration defaultTtl;
+
+	private final Duration defaultWaitTime;
+
+	LockOperationParser(KeyExpressionParser keyParser, @Nullable StringValueResolver valueResolver, Duration defaultTtl,
+			Duration defaultWaitTime) {
+		this.keyParser = keyParser;
+		this.valueResolver = valueResolver;
+		this.defaultTtl = defaultTtl;
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	LockOperation parse(DistributedLocked locked, Method method, Class<?> targetClass) {
+		KeyExpression key = this.keyParser.parse(locked.key(), locked.name(), method);
+		String name = locked.key().isEmpty() ? "" : locked.name();
+		Duration ttl = duration(method, "ttl", locked.ttl(), this.defaultTtl);
+		if (ttl.compareTo(ONE_MILLISECOND) < 0) {
+			throw invalid(method, "ttl '" + locked.ttl() + "' must be at least 1ms");
+		}
+		Duration waitTime = duration(method, "waitTime", locked.waitTime(), this.defaultWaitTime);
+		LockFailurePolicy onFailure = locked.onFailure();
+		Method fallback = null;
+		if (!locked.fallbackMethod().isEmpty()) {
+			if (onFailure == LockFailurePolicy.SKIP) {
+				throw invalid(method,
+						"fallbackMethod '" + locked.fallbackMethod() + "' cannot be combined with onFailure = SKIP");
+			}
+			onFailure = LockFailurePolicy.FALLBACK;
+			fallback = fallback(method, targetClass, locked.fallbackMethod());
+		}
+		else if (onFailure == LockFailurePolicy.FALLBACK) {
+			throw invalid(method, "onFailure = FALLBACK needs a fallbackMethod");
+		}
+		if (onFailure == LockFailurePolicy.SKIP && method.getReturnType().isPrimitive()
+				&& method.getReturnType() != void.class) {
+			throw invalid(method, "onFailure = SKIP cannot skip a method returning " + method.getReturnType()
+					+ ": there is no value to return; use a fallbackMethod, or return a wrapper or Optional");
+		}
+		return new LockOperation(method, name, key, ttl, waitTime, locked.autoRenew(), locked.fair(), onFailure,
+				fallback);
+	}
+
+	private Duration duration(Method method, String attribute, String value, Duration defaultValue) {
+		if (value.isEmpty()) {
+			return defaultValue;
+		}
+		String resolved;
+		try {
+			resolved = (this.valueResolver != null) ? this.valueResolver.resolveStringValue(value) : value;
+		}
+		catch (RuntimeException ex) {
+			throw invalid(method, attribute + " '" + value + "' could not be resolved: " + ex.getMessage());
+		}
+		String shown = value.equals(resolved) ? "'" + value + "'" : "'" + value + "' (resolved to '" + resolved + "')";
+		if (resolved == null || resolved.isBlank()) {
+			throw invalid(method, attribute + " " + shown + " is empty");
+		}
+		Duration duration;
+		try {
+			duration = DurationFormatterUtils.detectAndParse(resolved.strip());
+		}
+		catch (IllegalArgumentException | DateTimeParseException ex) {
+			throw invalid(method, attribute + " " + shown
+					+ " is not a valid duration; use a number with a unit (500ms, 10s, 2m, 1h, 1d) or ISO-8601 (PT10S)");
+		}
+		if (duration.isNegative()) {
+			throw invalid(method, attribute + " " + shown + " must not be negative");
+		}
+		if (duration.compareTo(MAX_DURATION) > 0) {
+			throw invalid(method, attribute + " " + shown + " is too long; it must fit in a long of milliseconds");
+		}
+		return duration;
+	}
+
+	private static Method fallback(Method method, Class<?> targetClass, String name) {
+		Method fallback = ReflectionUtils.findMethod(targetClass, name, method.getParameterTypes());
+		if (fallback == null) {
+			throw invalid(method, "fallbackMethod '" + name + "' does not exist on " + targetClass.getName()
+					+ " with the same parameter types");
+		}
+		if (fallback.getName().equals(method.getName())) {
+			// Same name and parameter types: the method itself, called on the target
+			// without
+			// the proxy, so its body would run without the lock.
+			throw invalid(method, "fallbackMethod '" + name + "' is the annotated method itself, which would then "
+					+ "run without the lock; name a different method");
+		}
+		Class<?> returnType = method.getReturnType();
+		if (returnType != void.class && !returnType.isAssignableFrom(fallback.getReturnType())
+				&& !(returnType == Optional.class && fallback.getReturnType() == Optional.class)) {
+			throw invalid(method, "fallbackMethod '" + name + "' returns " + fallback.getReturnType().getName()
+					+ ", which is not assignable to " + returnType.getName());
+		}
+		ReflectionUtils.makeAccessible(fallback);
+		return fallback;
+	}
+
+	static IllegalStateException invalid(Method method, String problem) {
+		// Without a cause: the message says everything, and the root cause of the startup
+		// failure is then this one, naming the method and the attribute.
+		return new IllegalStateException("Invalid @DistributedLocked on '" + method + "': " + problem);
+	}
+
+}

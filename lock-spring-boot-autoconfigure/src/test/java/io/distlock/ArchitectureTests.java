@@ -1,0 +1,131 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * Architecture rules for the main classes of this module, checked with ArchUnit.
+ */
+class ArchitectureTests {
+
+	private static final JavaClasses classes = importMainClasses();
+
+	@Test
+	void packagesAreFreeOfCycles() {
+		check(slices().assignedFrom(new PackageSlices()).should().beFreeOfCycles());
+	}
+
+	@Test
+	void coreDependsOnNoOtherDistlockPackage() {
+		check(noClasses().that()
+			.resideInAPackage("io.distlock.core..")
+			.should()
+			.dependOnClassesThat(resideInAPackage("io.distlock..")
+				.and(DescribedPredicate.not(resideInAPackage("io.distlock.core.."))))
+			.because("the lock engine must stay independent of the API, Redis, Spring integration and "
+					+ "auto-configuration"));
+	}
+
+	@Test
+	void onlyAutoConfigurationDependsOnAutoConfiguration() {
+		check(noClasses().that()
+			.resideOutsideOfPackage("io.distlock.autoconfigure..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.distlock.autoconfigure..")
+			.because("the auto-configuration is the outermost layer"));
+	}
+
+	@Test
+	void autoConfigurationsArePublicAndFinal() {
+		check(classes().that()
+			.areAnnotatedWith(AutoConfiguration.class)
+			.should()
+			.bePublic()
+			.andShould()
+			.haveModifier(JavaModifier.FINAL));
+	}
+
+	@Test
+	void caseIsNotChangedWithoutLocale() {
+		check(noClasses().should()
+			.callMethod(String.class, "toLowerCase")
+			.orShould()
+			.callMethod(String.class, "toUpperCase")
+			.because("the default locale changes the result (Turkish dotless i); pass " + Locale.class.getName()
+					+ ".ROOT"));
+	}
+
+	private static void check(ArchRule rule) {
+		rule.check(classes);
+	}
+
+	private static JavaClasses importMainClasses() {
+		try {
+			// The classes of this module only, not the tests nor the test harness that
+			// shares the io.distlock package.
+			Path mainClasses = Path.of(LockTemplate.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+			return new ClassFileImporter().importPath(mainClasses);
+		}
+		catch (URISyntaxException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Puts every package under {@code io.distlock}, {@code io.distlock} itself included,
+	 * in a slice of its own.
+	 */
+	private static final class PackageSlices implements SliceAssignment {
+
+		@Override
+		public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+			String packageName = javaClass.getPackageName();
+			if (packageName.equals("io.distlock") || packageName.startsWith("io.distlock.")) {
+				return SliceIdentifier.of(packageName);
+			}
+			return SliceIdentifier.ignore();
+		}
+
+		@Override
+		public String getDescription() {
+			return "packages of io.distlock";
+		}
+
+	}
+
+}

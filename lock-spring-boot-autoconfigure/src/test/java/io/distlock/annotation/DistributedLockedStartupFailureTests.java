@@ -1,0 +1,232 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.annotation;
+
+import java.util.Optional;
+
+import io.distlock.autoconfigure.DistLockAutoConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.scheduling.annotation.Async;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests that a bad {@link DistributedLocked} fails the application's startup, when the
+ * bean is created, with a message naming the class, the method and the attribute. No
+ * Redis is needed: the failure comes before any lock is taken.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class DistributedLockedStartupFailureTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+		.withPropertyValues("orders.bad-ttl=soon");
+
+	@Test
+	void unparsableKeyExpression() {
+		assertStartupFails(UnparsableKey.class, "UnparsableKey.work(java.lang.String)",
+				"key '#id +' is not a valid SpEL expression");
+	}
+
+	@Test
+	void ttlThatIsNotADuration() {
+		assertStartupFails(BadTtl.class, "BadTtl.work()", "ttl 'abc' is not a valid duration");
+	}
+
+	@Test
+	void ttlWithASpaceBeforeTheUnit() {
+		assertStartupFails(SpacedTtl.class, "SpacedTtl.work()", "ttl '10 s' is not a valid duration");
+	}
+
+	@Test
+	void ttlPlaceholderThatResolvesToGarbage() {
+		assertStartupFails(BadPlaceholderTtl.class, "BadPlaceholderTtl.work()",
+				"ttl '${orders.bad-ttl}' (resolved to 'soon') is not a valid duration");
+	}
+
+	@Test
+	void zeroTtl() {
+		assertStartupFails(ZeroTtl.class, "ZeroTtl.work()", "ttl '0s' must be at least 1ms");
+	}
+
+	@Test
+	void negativeWaitTime() {
+		assertStartupFails(NegativeWaitTime.class, "NegativeWaitTime.work()", "waitTime '-5s' must not be negative");
+	}
+
+	@Test
+	void missingFallbackMethod() {
+		assertStartupFails(MissingFallback.class, "MissingFallback.work(java.lang.String)",
+				"fallbackMethod 'noSuchMethod' does not exist");
+	}
+
+	@Test
+	void keyNamingAnUnknownParameter() {
+		assertStartupFails(UnknownParameter.class, "UnknownParameter.work(long)",
+				"key '#ordrId' refers to #ordrId, but the method has no such parameter");
+	}
+
+	@Test
+	void annotationOnAPrivateMethod() {
+		assertStartupFails(PrivateMethod.class, "PrivateMethod.work()", "the method is private");
+	}
+
+	@Test
+	void annotationOnAFinalMethod() {
+		assertStartupFails(FinalMethod.class, "FinalMethod.work()", "the method is final");
+	}
+
+	@Test
+	void skipOnAMethodReturningAPrimitive() {
+		assertStartupFails(SkipPrimitive.class, "SkipPrimitive.work()", "onFailure = SKIP cannot skip");
+	}
+
+	@Test
+	void asyncTogetherWithTheLockIsWarnedAbout(CapturedOutput output) {
+		this.contextRunner.withBean(AsyncMethod.class).run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).contains("@DistributedLocked together with @Async on")
+			.contains(AsyncMethod.class.getName() + ".work()");
+	}
+
+	private void assertStartupFails(Class<?> beanClass, String method, String problem) {
+		this.contextRunner.withBean(beanClass)
+			.run((AssertableApplicationContext context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("Invalid @DistributedLocked on")
+				.hasMessageContaining(
+						beanClass.getName().substring(0, beanClass.getName().lastIndexOf('$') + 1) + method)
+				.hasMessageContaining(problem));
+	}
+
+	static class UnparsableKey {
+
+		@DistributedLocked(key = "#id +")
+		public void work(String id) {
+		}
+
+	}
+
+	static class BadTtl {
+
+		@DistributedLocked(key = "k", ttl = "abc")
+		public void work() {
+		}
+
+	}
+
+	static class SpacedTtl {
+
+		@DistributedLocked(key = "k", ttl = "10 s")
+		public void work() {
+		}
+
+	}
+
+	static class BadPlaceholderTtl {
+
+		@DistributedLocked(key = "k", ttl = "${orders.bad-ttl}")
+		public void work() {
+		}
+
+	}
+
+	static class ZeroTtl {
+
+		@DistributedLocked(key = "k", ttl = "0s")
+		public void work() {
+		}
+
+	}
+
+	static class NegativeWaitTime {
+
+		@DistributedLocked(key = "k", waitTime = "-5s")
+		public void work() {
+		}
+
+	}
+
+	static class MissingFallback {
+
+		@DistributedLocked(key = "#id", fallbackMethod = "noSuchMethod")
+		public String work(String id) {
+			return id;
+		}
+
+	}
+
+	static class UnknownParameter {
+
+		@DistributedLocked(key = "#ordrId")
+		public void work(long orderId) {
+		}
+
+	}
+
+	static class PrivateMethod {
+
+		public void run() {
+			work();
+		}
+
+		@DistributedLocked(key = "k")
+		private void work() {
+		}
+
+	}
+
+	static class FinalMethod {
+
+		@DistributedLocked(key = "k")
+		public final void work() {
+		}
+
+	}
+
+	static class SkipPrimitive {
+
+		@DistributedLocked(key = "k", onFailure = LockFailurePolicy.SKIP)
+		public int work() {
+			return 1;
+		}
+
+	}
+
+	static class AsyncMethod {
+
+		@Async
+		@DistributedLocked(key = "k")
+		public void work() {
+		}
+
+		public Optional<String> other() {
+			return Optional.empty();
+		}
+
+	}
+
+}

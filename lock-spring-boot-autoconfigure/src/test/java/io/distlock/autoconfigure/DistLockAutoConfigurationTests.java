@@ -1,0 +1,271 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure;
+
+import java.time.Duration;
+
+import io.distlock.LockTemplate;
+import io.distlock.annotation.DistributedLocked;
+import io.distlock.core.AcquireResult;
+import io.distlock.core.LeaseRenewer;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockWaiter;
+import io.distlock.interceptor.LockAdvisor;
+import io.distlock.interceptor.LockInterceptor;
+import io.distlock.interceptor.LockOperationSource;
+import io.distlock.redis.RedisLockClient;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link DistLockAutoConfiguration}. No Redis is needed: connection factories
+ * connect lazily, and nothing here takes a lock.
+ */
+class DistLockAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class));
+
+	@Test
+	void autoConfigurationProvidesTheLockBeansOnTheRedisConnectionFactory() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(LockTemplate.class);
+			assertThat(context).getBean(LockClient.class).isInstanceOf(RedisLockClient.class);
+			assertThat(context).hasSingleBean(LockWaiter.class);
+			assertThat(context).hasSingleBean(LeaseRenewer.class);
+			assertThat(context).hasSingleBean(LockAdvisor.class);
+			assertThat(context).hasSingleBean(LockInterceptor.class);
+			assertThat(context).hasSingleBean(LockOperationSource.class);
+			assertThat(context).hasSingleBean(DistLockProperties.class);
+		});
+	}
+
+	@Test
+	void autoConfigurationBacksOffWhenSpringDataRedisIsAbsent() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(StringRedisTemplate.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(LockTemplate.class)
+				.doesNotHaveBean(LockAdvisor.class)
+				.doesNotHaveBean(DistLockProperties.class));
+	}
+
+	@Test
+	void autoConfigurationBacksOffWhenDisabled() {
+		this.contextRunner.withPropertyValues("distlock.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockTemplate.class)
+				.doesNotHaveBean(LockClient.class)
+				.doesNotHaveBean(LockAdvisor.class));
+	}
+
+	@Test
+	void withoutAConnectionFactoryThereIsNoLockClientNorTemplate() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(LockClient.class)
+				.doesNotHaveBean(LockTemplate.class));
+	}
+
+	@Test
+	void userDefinedLockClientIsUsed() {
+		this.contextRunner.withUserConfiguration(CustomClientConfiguration.class).run((context) -> {
+			assertThat(context).getBean(LockClient.class).isSameAs(context.getBean("customLockClient"));
+			assertThat(context).hasSingleBean(LockTemplate.class);
+		});
+	}
+
+	@Test
+	void userDefinedLockTemplateIsUsed() {
+		this.contextRunner.withUserConfiguration(CustomTemplateConfiguration.class)
+			.run((context) -> assertThat(context).getBean(LockTemplate.class)
+				.isSameAs(context.getBean("customLockTemplate")));
+	}
+
+	@Test
+	void userDefinedOperationSourceIsUsed() {
+		this.contextRunner.withUserConfiguration(CustomSourceConfiguration.class)
+			.run((context) -> assertThat(context).getBean(LockOperationSource.class)
+				.isSameAs(context.getBean("customSource")));
+	}
+
+	@Test
+	void propertiesAreBound() {
+		this.contextRunner
+			.withPropertyValues("distlock.key-prefix=app:", "distlock.default-ttl=5s", "distlock.default-wait-time=2s",
+					"distlock.order=42", "distlock.max-hold=10m")
+			.run((context) -> {
+				DistLockProperties properties = context.getBean(DistLockProperties.class);
+				assertThat(properties.getKeyPrefix()).isEqualTo("app:");
+				assertThat(properties.getDefaultTtl()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(properties.getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(properties.getMaxHold()).isEqualTo(Duration.ofMinutes(10));
+				assertThat(context.getBean(LockAdvisor.class).getOrder()).isEqualTo(42);
+			});
+	}
+
+	@Test
+	void defaultsAreTheDocumentedOnes() {
+		this.contextRunner.run((context) -> {
+			DistLockProperties properties = context.getBean(DistLockProperties.class);
+			assertThat(properties.isEnabled()).isTrue();
+			assertThat(properties.getKeyPrefix()).isEqualTo("lock:");
+			assertThat(properties.getDefaultTtl()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(properties.getDefaultWaitTime()).isZero();
+			assertThat(properties.getMaxHold()).isEqualTo(Duration.ofHours(1));
+			assertThat(context.getBean(LockAdvisor.class).getOrder()).isEqualTo(DistLockProperties.DEFAULT_ORDER);
+		});
+	}
+
+	@Test
+	void defaultTtlOfZeroFailsTheStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("distlock.default-ttl=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Default ttl must be at least 1ms but was PT0S"));
+	}
+
+	@Test
+	void negativeDefaultWaitTimeFailsTheStartup() {
+		this.contextRunner.withPropertyValues("distlock.default-wait-time=-1s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Default wait time must not be negative"));
+	}
+
+	@Test
+	void annotatedBeansAreProxied() {
+		this.contextRunner.withUserConfiguration(LockedServiceConfiguration.class)
+			.run((context) -> assertThat(AopUtils.isAopProxy(context.getBean(LockedService.class))).isTrue());
+	}
+
+	@Test
+	void badAnnotationFailsTheStartupNamingClassMethodAndAttribute() {
+		this.contextRunner.withUserConfiguration(BadServiceConfiguration.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Invalid @DistributedLocked on")
+				.hasMessageContaining(BadService.class.getName() + ".work()")
+				.hasMessageContaining("ttl 'abc' is not a valid duration"));
+	}
+
+	@Test
+	void disabledLocksLeaveAnnotatedBeansUnproxied() {
+		this.contextRunner.withPropertyValues("distlock.enabled=false")
+			.withUserConfiguration(LockedServiceConfiguration.class)
+			.run((context) -> assertThat(AopUtils.isAopProxy(context.getBean(LockedService.class))).isFalse());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomClientConfiguration {
+
+		@Bean
+		LockClient customLockClient() {
+			return new LockClient() {
+
+				@Override
+				public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
+					return new AcquireResult.Acquired(1);
+				}
+
+				@Override
+				public boolean release(String key, String ownerToken) {
+					return true;
+				}
+
+				@Override
+				public boolean renew(String key, String ownerToken, Duration ttl) {
+					return true;
+				}
+
+				@Override
+				public boolean isHeld(String key, String ownerToken) {
+					return true;
+				}
+
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomTemplateConfiguration {
+
+		@Bean
+		LockTemplate customLockTemplate(LockClient lockClient) {
+			return new LockTemplate(lockClient);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomSourceConfiguration {
+
+		@Bean
+		LockOperationSource customSource() {
+			return (method, targetClass) -> null;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LockedServiceConfiguration {
+
+		@Bean
+		LockedService lockedService() {
+			return new LockedService();
+		}
+
+	}
+
+	static class LockedService {
+
+		@DistributedLocked(key = "#id")
+		public void work(long id) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BadServiceConfiguration {
+
+		@Bean
+		BadService badService() {
+			return new BadService();
+		}
+
+	}
+
+	static class BadService {
+
+		@DistributedLocked(key = "k", ttl = "abc")
+		public void work() {
+		}
+
+	}
+
+}
