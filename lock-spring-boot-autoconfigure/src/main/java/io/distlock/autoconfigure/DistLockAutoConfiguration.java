@@ -25,6 +25,7 @@ import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.redlock.RedlockNodes;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -44,15 +45,17 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@link LockTemplate} and support for {@code @DistributedLocked}.
  *
  * <p>
- * Backs off when Spring Data Redis is absent or {@code distlock.enabled=false}. Every
- * bean can be replaced by defining one of the same type; defining a {@link LockClient}
- * bean puts locks on another store.
+ * With {@code distlock.redlock.nodes} set, every lock goes through Redlock on those nodes
+ * instead, while {@code spring.data.redis.*} keeps serving the application's other Redis
+ * uses. Backs off when Spring Data Redis is absent or {@code distlock.enabled=false}.
+ * Every bean can be replaced by defining one of the same type; defining a
+ * {@link LockClient} bean puts locks on another store.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(name = "org.springframework.data.redis.core.StringRedisTemplate")
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
-@Import(ProxyLockConfiguration.class)
+@Import({ RedlockConfiguration.class, ProxyLockConfiguration.class })
 public final class DistLockAutoConfiguration {
 
 	@Bean
@@ -69,7 +72,7 @@ public final class DistLockAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean({ RedisReleaseNotifier.class, RedlockNodes.class })
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	RedisReleaseNotifier releaseNotifier(RedisConnectionFactory connectionFactory, LockWaiter lockWaiter) {
 		return new RedisReleaseNotifier(connectionFactory, lockWaiter);

@@ -44,6 +44,8 @@ final class LockScripts {
 
 	static final RedisScript<Long> RENEW = load("renew.lua", Long.class);
 
+	static final RedisScript<Long> RAISE_FENCE = load("raise-fence.lua", Long.class);
+
 	private LockScripts() {
 	}
 

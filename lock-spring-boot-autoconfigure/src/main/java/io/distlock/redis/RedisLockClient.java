@@ -163,6 +163,24 @@ public class RedisLockClient implements LockClient {
 		return renewed;
 	}
 
+	/**
+	 * Raise this node's fencing counter to a token handed out across several nodes, while
+	 * the given owner holds the lock here; for Redlock, whose token is the maximum over
+	 * the nodes that took the lock.
+	 * @param key the resource name
+	 * @param ownerToken the token of the acquisition
+	 * @param fencingToken the fencing token to raise the counter to
+	 * @return {@code true} if the counter is at least the token now, {@code false} if the
+	 * lock is not held by that owner here
+	 */
+	public boolean raiseFencingToken(String key, String ownerToken, long fencingToken) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		Long raised = call(key, "raise the fencing token of",
+				() -> this.redis.execute(LockScripts.RAISE_FENCE, List.of(keys.lock(), keys.fence()), ownerToken,
+						String.valueOf(fencingToken), this.fencingCounterRetention));
+		return raised != null && raised == 1L;
+	}
+
 	@Override
 	public boolean isHeld(String key, String ownerToken) {
 		String lockKey = RedisLockKeys.of(key).lock();

@@ -1,0 +1,84 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure;
+
+import java.util.List;
+
+import io.distlock.core.LockClient;
+import io.distlock.core.LockWaiter;
+import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.redlock.RedlockClient;
+import io.distlock.redlock.RedlockNodes;
+
+import org.springframework.boot.autoconfigure.condition.ConditionMessage;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.OnPropertyListCondition;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Puts every lock on Redlock when {@code distlock.redlock.nodes} is set: one connection
+ * factory per node, a {@link RedlockClient} over them, and a release notifier per node.
+ * The application's own Redis connection keeps serving everything else.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(RedlockConfiguration.OnRedlockNodesCondition.class)
+class RedlockConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	RedlockNodes redlockNodes(DistLockProperties properties) {
+		DistLockProperties.Redlock redlock = properties.getRedlock();
+		List<String> nodes = redlock.getNodes();
+		if (nodes.size() < 3) {
+			throw new IllegalStateException("distlock.redlock.nodes lists " + nodes.size() + " node"
+					+ ((nodes.size() != 1) ? "s" : "") + ", but Redlock needs at least 3 independent Redis masters "
+					+ "(5 tolerate the loss of 2); list at least 3, or remove distlock.redlock.nodes to lock on "
+					+ "spring.data.redis");
+		}
+		return RedlockNodes.connect(nodes, redlock.getNodeTimeout());
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(LockClient.class)
+	RedlockClient lockClient(RedlockNodes nodes, DistLockProperties properties) {
+		DistLockProperties.Redlock redlock = properties.getRedlock();
+		return new RedlockClient(nodes.clients(), redlock.getClockDriftFactor(), redlock.getNodeTimeout());
+	}
+
+	@Bean
+	RedlockReleaseNotifiers redlockReleaseNotifiers(RedlockNodes nodes, LockWaiter lockWaiter) {
+		return new RedlockReleaseNotifiers(nodes.connectionFactories()
+			.stream()
+			.map((factory) -> new RedisReleaseNotifier(factory, lockWaiter))
+			.toList());
+	}
+
+	/**
+	 * Matches when {@code distlock.redlock.nodes} is set, as a YAML list or as a
+	 * comma-separated value.
+	 */
+	static class OnRedlockNodesCondition extends OnPropertyListCondition {
+
+		OnRedlockNodesCondition() {
+			super("distlock.redlock.nodes", () -> ConditionMessage.forCondition("Redlock nodes"));
+		}
+
+	}
+
+}

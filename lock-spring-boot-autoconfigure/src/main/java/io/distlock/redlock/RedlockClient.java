@@ -1,0 +1,271 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.redlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.LockBackendException;
+import io.distlock.core.AcquireResult;
+import io.distlock.core.LockClient;
+import io.distlock.core.Renewal;
+import io.distlock.redis.RedisLockClient;
+
+import org.springframework.util.Assert;
+
+/**
+ * The {@link LockClient} of the Redlock algorithm over N independent Redis masters: a
+ * lock is held while a majority ({@code N/2+1}) of them hold it for the same owner.
+ *
+ * <p>
+ * Acquire runs the single-node acquire script on every node at once with one owner token,
+ * and counts the lock held only if a majority took it and the validity time
+ * {@code ttl - elapsed - drift} (drift being {@code ttl * clockDriftFactor + 2ms}) is
+ * still positive; otherwise it releases on every node, including those that seemed to
+ * fail, since their reply may have been lost. Fewer answering nodes than a majority is a
+ * {@link LockBackendException}, not a busy lock. Release goes to every node; renewal
+ * keeps the lock only while a majority confirms it.
+ *
+ * <p>
+ * Fencing tokens: the token of an acquisition is the maximum of the tokens handed out by
+ * the majority that took the lock, and every node of that majority is raised to it before
+ * the lock counts as held. Any later holder's majority shares a node with this one, whose
+ * counter was raised while this holder's lock was on it, so that later node token, and
+ * with it the later maximum, is strictly greater.
+ */
+public class RedlockClient implements LockClient, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(RedlockClient.class);
+
+	private static final long DRIFT_CONSTANT_MILLIS = 2;
+
+	private final List<RedisLockClient> nodes;
+
+	private final int quorum;
+
+	private final double clockDriftFactor;
+
+	private final Duration nodeTimeout;
+
+	private final ExecutorService executor;
+
+	/**
+	 * Create a client over the given nodes.
+	 * @param nodes one client per independent Redis master; at least three
+	 * @param clockDriftFactor the fraction of the ttl allowed for clock drift between the
+	 * nodes, such as {@code 0.01}
+	 * @param nodeTimeout the longest one node may take to answer; also bounds how long a
+	 * call waits for a slow node
+	 */
+	public RedlockClient(List<RedisLockClient> nodes, double clockDriftFactor, Duration nodeTimeout) {
+		Assert.isTrue(nodes.size() >= 3,
+				() -> "Redlock needs at least 3 independent Redis nodes, but " + nodes.size() + " were given");
+		Assert.isTrue(clockDriftFactor >= 0 && clockDriftFactor < 1,
+				() -> "'clockDriftFactor' must be at least 0 and less than 1 but was " + clockDriftFactor);
+		this.nodes = List.copyOf(nodes);
+		this.quorum = nodes.size() / 2 + 1;
+		this.clockDriftFactor = clockDriftFactor;
+		this.nodeTimeout = nodeTimeout;
+		this.executor = Executors.newCachedThreadPool(daemonThreads());
+	}
+
+	/**
+	 * Return how many nodes must agree for the lock to be held.
+	 * @return the majority of the nodes
+	 */
+	public int getQuorum() {
+		return this.quorum;
+	}
+
+	@Override
+	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
+		long start = System.nanoTime();
+		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.tryAcquire(key, ownerToken, ttl));
+		List<RedisLockClient> holding = new ArrayList<>();
+		long token = 0;
+		int answered = 0;
+		Duration busyFor = null;
+		for (int i = 0; i < replies.size(); i++) {
+			Object reply = replies.get(i);
+			if (reply instanceof AcquireResult.Acquired acquired) {
+				holding.add(this.nodes.get(i));
+				token = Math.max(token, acquired.fencingToken());
+				answered++;
+			}
+			else if (reply instanceof AcquireResult.Busy busy) {
+				answered++;
+				if (busy.remainingTtl() != null && (busyFor == null || busy.remainingTtl().compareTo(busyFor) < 0)) {
+					busyFor = busy.remainingTtl();
+				}
+			}
+		}
+		if (holding.size() >= this.quorum) {
+			long fencingToken = token;
+			List<@Nullable Object> raised = onNodes(holding, key,
+					(node) -> node.raiseFencingToken(key, ownerToken, fencingToken));
+			long confirmed = raised.stream().filter(Boolean.TRUE::equals).count();
+			if (confirmed >= this.quorum && validity(ttl, start) > 0) {
+				return new AcquireResult.Acquired(fencingToken);
+			}
+		}
+		releaseQuietly(key, ownerToken);
+		if (answered < this.quorum) {
+			throw new LockBackendException(key, "Only " + answered + " of " + this.nodes.size()
+					+ " Redlock nodes answered for lock '" + key + "'; " + this.quorum + " are needed", null);
+		}
+		return new AcquireResult.Busy(busyFor);
+	}
+
+	@Override
+	public boolean release(String key, String ownerToken) {
+		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.release(key, ownerToken));
+		return count(replies) >= this.quorum;
+	}
+
+	@Override
+	public boolean renew(String key, String ownerToken, Duration ttl) {
+		long start = System.nanoTime();
+		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.renew(key, ownerToken, ttl));
+		return count(replies) >= this.quorum && validity(ttl, start) > 0;
+	}
+
+	@Override
+	public boolean[] renewAll(List<Renewal> renewals) {
+		if (renewals.isEmpty()) {
+			return new boolean[0];
+		}
+		long start = System.nanoTime();
+		String key = renewals.get(0).key();
+		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.renewAll(renewals));
+		boolean[] renewed = new boolean[renewals.size()];
+		int answered = 0;
+		for (Object reply : replies) {
+			if (reply instanceof boolean[]) {
+				answered++;
+			}
+		}
+		if (answered < this.quorum) {
+			throw new LockBackendException(key, "Only " + answered + " of " + this.nodes.size()
+					+ " Redlock nodes answered the renewal of " + renewals.size() + " lock(s)", null);
+		}
+		for (int i = 0; i < renewed.length; i++) {
+			int confirmed = 0;
+			for (Object reply : replies) {
+				if (reply instanceof boolean[] node && node[i]) {
+					confirmed++;
+				}
+			}
+			renewed[i] = confirmed >= this.quorum && validity(renewals.get(i).ttl(), start) > 0;
+		}
+		return renewed;
+	}
+
+	@Override
+	public boolean isHeld(String key, String ownerToken) {
+		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.isHeld(key, ownerToken));
+		return count(replies) >= this.quorum;
+	}
+
+	/**
+	 * Stop the threads that talk to the nodes.
+	 */
+	@Override
+	public void close() {
+		this.executor.shutdownNow();
+	}
+
+	private long validity(Duration ttl, long start) {
+		long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+		long drift = (long) (ttl.toMillis() * this.clockDriftFactor) + DRIFT_CONSTANT_MILLIS;
+		return ttl.toMillis() - elapsed - drift;
+	}
+
+	private void releaseQuietly(String key, String ownerToken) {
+		try {
+			onAllNodes(key, (node) -> node.release(key, ownerToken));
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not release the partial Redlock acquisition of '" + key + "'", ex);
+		}
+	}
+
+	private List<@Nullable Object> onAllNodes(String key, Function<RedisLockClient, Object> operation) {
+		return onNodes(this.nodes, key, operation);
+	}
+
+	/**
+	 * Run the operation on every given node at once and collect each node's reply, or
+	 * {@code null} where the node failed or did not answer in time.
+	 */
+	private List<@Nullable Object> onNodes(List<RedisLockClient> nodes, String key,
+			Function<RedisLockClient, Object> operation) {
+		List<Future<Object>> futures = new ArrayList<>(nodes.size());
+		for (RedisLockClient node : nodes) {
+			futures.add(this.executor.submit(() -> operation.apply(node)));
+		}
+		long deadline = System.nanoTime() + this.nodeTimeout.toNanos() * 2;
+		List<@Nullable Object> replies = new ArrayList<>(nodes.size());
+		for (Future<Object> future : futures) {
+			replies.add(reply(future, deadline, key));
+		}
+		return replies;
+	}
+
+	private static @Nullable Object reply(Future<Object> future, long deadline, String key) {
+		try {
+			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			future.cancel(true);
+			return null;
+		}
+		catch (Exception ex) {
+			future.cancel(true);
+			if (logger.isDebugEnabled()) {
+				logger.debug("A Redlock node failed for '" + key + "': " + ex);
+			}
+			return null;
+		}
+	}
+
+	private static long count(List<@Nullable Object> replies) {
+		return replies.stream().filter(Boolean.TRUE::equals).count();
+	}
+
+	private static ThreadFactory daemonThreads() {
+		AtomicInteger count = new AtomicInteger();
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, "distlock-redlock-" + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+}

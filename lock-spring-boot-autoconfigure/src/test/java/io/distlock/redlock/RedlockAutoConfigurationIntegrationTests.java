@@ -1,0 +1,155 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.redlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.distlock.LockTemplate;
+import io.distlock.autoconfigure.DistLockAutoConfiguration;
+import io.distlock.core.LockClient;
+import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.test.RedisServer;
+import io.distlock.test.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Redlock configured from {@code distlock.redlock.*} in real application contexts, on
+ * five real redis-server processes, with the application's own Redis on a sixth.
+ */
+class RedlockAutoConfigurationIntegrationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.servers(6);
+
+	private ApplicationContextRunner contextRunner() {
+		RedisServer application = redis.server(5);
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + application.host(),
+					"spring.data.redis.port=" + application.port(),
+					"distlock.redlock.nodes=" + String.join(",", redis.uris().subList(0, 5)),
+					"distlock.redlock.node-timeout=200ms");
+	}
+
+	@Test
+	void nodesPutEveryLockOnRedlockWhileSpringDataRedisServesTheRest() {
+		contextRunner().run((context) -> {
+			assertThat(context).getBean(LockClient.class).isInstanceOf(RedlockClient.class);
+			assertThat(context).doesNotHaveBean(RedisReleaseNotifier.class);
+			context.getBean(LockTemplate.class).execute("k", Duration.ofSeconds(10), Duration.ZERO, () -> {
+				for (int i = 0; i < 5; i++) {
+					assertThat(redis.endpoint(i).command("EXISTS", "lock:k")).isEqualTo(1L);
+				}
+				assertThat(redis.endpoint(5).command("EXISTS", "lock:k")).isEqualTo(0L);
+				return null;
+			});
+			context.getBean(StringRedisTemplate.class).opsForValue().set("app-data", "v");
+			assertThat(redis.endpoint(5).command("GET", "app-data")).isEqualTo("v");
+		});
+	}
+
+	@Test
+	void nodesGivenAsAYamlListAreUsed() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+			.withPropertyValues("distlock.redlock.nodes[0]=" + redis.uris().get(0),
+					"distlock.redlock.nodes[1]=" + redis.uris().get(1),
+					"distlock.redlock.nodes[2]=" + redis.uris().get(2))
+			.run((context) -> assertThat(context).getBean(LockClient.class).isInstanceOf(RedlockClient.class));
+	}
+
+	@Test
+	void fewerThanThreeNodesFailTheStartupWithAClearMessage() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+			.withPropertyValues("distlock.redlock.nodes=" + redis.uris().get(0) + "," + redis.uris().get(1))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.redlock.nodes lists 2 nodes, but Redlock needs at least 3"));
+	}
+
+	@Test
+	void invalidNodeUrlFailsTheStartupWithoutShowingItsPassword() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+			.withPropertyValues("distlock.redlock.nodes=" + redis.uris().get(0) + "," + redis.uris().get(1)
+					+ ",redis://:s3cret@host:notaport")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.redlock.nodes[2]")
+				.hasMessageNotContaining("s3cret"));
+	}
+
+	@Test
+	void sixteenThreadsInTwoApplicationsNeverOverlap() {
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger counter = new AtomicInteger();
+		contextRunner().run((first) -> contextRunner().run((second) -> {
+			List<LockTemplate> templates = List.of(first.getBean(LockTemplate.class),
+					second.getBean(LockTemplate.class));
+			ExecutorService executor = Executors.newFixedThreadPool(16);
+			try {
+				List<Future<?>> futures = new ArrayList<>();
+				for (int t = 0; t < 16; t++) {
+					LockTemplate template = templates.get(t % 2);
+					futures.add(executor.submit(() -> {
+						for (int i = 0; i < 10; i++) {
+							template.execute("counter", Duration.ofSeconds(10), Duration.ofSeconds(60), () -> {
+								if (inside.incrementAndGet() != 1) {
+									overlaps.incrementAndGet();
+								}
+								int value = counter.get();
+								Thread.yield();
+								counter.set(value + 1);
+								inside.decrementAndGet();
+								return null;
+							});
+						}
+						return null;
+					}));
+				}
+				for (Future<?> future : futures) {
+					future.get(120, TimeUnit.SECONDS);
+				}
+			}
+			finally {
+				executor.shutdownNow();
+			}
+		}));
+		assertThat(overlaps).hasValue(0);
+		assertThat(counter).hasValue(160);
+	}
+
+}
