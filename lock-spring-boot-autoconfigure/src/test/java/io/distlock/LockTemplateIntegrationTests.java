@@ -17,17 +17,14 @@
 package io.distlock;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -36,6 +33,7 @@ import io.distlock.core.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.testing.CriticalSections;
 import io.distlock.testing.RedisConnections;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -306,40 +304,13 @@ class LockTemplateIntegrationTests {
 
 	@Test
 	void sixteenThreadsOnOneKeyNeverOverlapAndLoseNoUpdate() throws Exception {
-		int threads = 16;
-		int perThread = 40;
-		AtomicInteger inside = new AtomicInteger();
-		AtomicInteger overlaps = new AtomicInteger();
-		AtomicInteger counter = new AtomicInteger();
-		ExecutorService executor = Executors.newFixedThreadPool(threads);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int t = 0; t < threads; t++) {
-				futures.add(executor.submit(() -> {
-					for (int i = 0; i < perThread; i++) {
-						this.template.execute("counter", TTL, Duration.ofSeconds(30), () -> {
-							if (inside.incrementAndGet() != 1) {
-								overlaps.incrementAndGet();
-							}
-							int value = counter.get();
-							Thread.yield();
-							counter.set(value + 1);
-							inside.decrementAndGet();
-							return null;
-						});
-					}
+		CriticalSections sections = CriticalSections.run(16, 40,
+				(section) -> this.template.execute("counter", TTL, Duration.ofSeconds(30), () -> {
+					section.run();
 					return null;
 				}));
-			}
-			for (Future<?> future : futures) {
-				future.get(120, TimeUnit.SECONDS);
-			}
-		}
-		finally {
-			executor.shutdownNow();
-		}
-		assertThat(overlaps).hasValue(0);
-		assertThat(counter).hasValue(threads * perThread);
+		assertThat(sections.overlaps()).isZero();
+		assertThat(sections.count()).isEqualTo(16 * 40);
 	}
 
 }

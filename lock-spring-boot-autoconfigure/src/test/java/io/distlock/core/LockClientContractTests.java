@@ -17,15 +17,9 @@
 package io.distlock.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
+import io.distlock.testing.CriticalSections;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -158,48 +152,20 @@ public abstract class LockClientContractTests {
 
 	@Test
 	void contendingThreadsNeverOverlap() throws Exception {
-		int threads = 16;
-		int acquisitionsPerThread = 50;
-		AtomicInteger inside = new AtomicInteger();
-		AtomicInteger overlaps = new AtomicInteger();
-		AtomicInteger counter = new AtomicInteger();
-		ExecutorService executor = Executors.newFixedThreadPool(threads);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int t = 0; t < threads; t++) {
-				futures.add(executor.submit(() -> {
-					int done = 0;
-					while (done < acquisitionsPerThread) {
-						String owner = owner();
-						if (client().tryAcquire("counter", owner, TTL) instanceof AcquireResult.Acquired) {
-							if (inside.incrementAndGet() != 1) {
-								overlaps.incrementAndGet();
-							}
-							// A non-atomic read-modify-write that loses updates without
-							// the lock.
-							int value = counter.get();
-							Thread.yield();
-							counter.set(value + 1);
-							inside.decrementAndGet();
-							client().release("counter", owner);
-							done++;
-						}
-						else {
-							Thread.onSpinWait();
-						}
-					}
-					return null;
-				}));
+		CriticalSections sections = CriticalSections.run(16, 50, (section) -> {
+			String owner = owner();
+			while (!(client().tryAcquire("counter", owner, TTL) instanceof AcquireResult.Acquired)) {
+				Thread.onSpinWait();
 			}
-			for (Future<?> future : futures) {
-				future.get(60, TimeUnit.SECONDS);
+			try {
+				section.run();
 			}
-		}
-		finally {
-			executor.shutdownNow();
-		}
-		assertThat(overlaps).hasValue(0);
-		assertThat(counter).hasValue(threads * acquisitionsPerThread);
+			finally {
+				client().release("counter", owner);
+			}
+		});
+		assertThat(sections.overlaps()).isZero();
+		assertThat(sections.count()).isEqualTo(16 * 50);
 	}
 
 	/**

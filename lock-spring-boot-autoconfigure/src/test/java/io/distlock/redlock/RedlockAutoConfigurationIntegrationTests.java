@@ -17,12 +17,7 @@
 package io.distlock.redlock;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.LockTemplate;
@@ -31,6 +26,7 @@ import io.distlock.core.LockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.testing.CriticalSections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -113,43 +109,19 @@ class RedlockAutoConfigurationIntegrationTests {
 
 	@Test
 	void sixteenThreadsInTwoApplicationsNeverOverlap() {
-		AtomicInteger inside = new AtomicInteger();
-		AtomicInteger overlaps = new AtomicInteger();
-		AtomicInteger counter = new AtomicInteger();
 		contextRunner().run((first) -> contextRunner().run((second) -> {
 			List<LockTemplate> templates = List.of(first.getBean(LockTemplate.class),
 					second.getBean(LockTemplate.class));
-			ExecutorService executor = Executors.newFixedThreadPool(16);
-			try {
-				List<Future<?>> futures = new ArrayList<>();
-				for (int t = 0; t < 16; t++) {
-					LockTemplate template = templates.get(t % 2);
-					futures.add(executor.submit(() -> {
-						for (int i = 0; i < 10; i++) {
-							template.execute("counter", Duration.ofSeconds(10), Duration.ofSeconds(60), () -> {
-								if (inside.incrementAndGet() != 1) {
-									overlaps.incrementAndGet();
-								}
-								int value = counter.get();
-								Thread.yield();
-								counter.set(value + 1);
-								inside.decrementAndGet();
-								return null;
-							});
-						}
-						return null;
-					}));
-				}
-				for (Future<?> future : futures) {
-					future.get(120, TimeUnit.SECONDS);
-				}
-			}
-			finally {
-				executor.shutdownNow();
-			}
+			AtomicInteger calls = new AtomicInteger();
+			CriticalSections sections = CriticalSections.run(16, 10,
+					(section) -> templates.get(calls.getAndIncrement() % 2)
+						.execute("counter", Duration.ofSeconds(10), Duration.ofSeconds(60), () -> {
+							section.run();
+							return null;
+						}));
+			assertThat(sections.overlaps()).isZero();
+			assertThat(sections.count()).isEqualTo(160);
 		}));
-		assertThat(overlaps).hasValue(0);
-		assertThat(counter).hasValue(160);
 	}
 
 }
