@@ -23,6 +23,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.core.AcquireResult;
@@ -58,6 +60,8 @@ public class LockTemplate {
 	 * The default key prefix, so that lock keys stand apart from the application's data.
 	 */
 	public static final String DEFAULT_KEY_PREFIX = "lock:";
+
+	private static final Log logger = LogFactory.getLog(LockTemplate.class);
 
 	private final LockClient client;
 
@@ -180,7 +184,9 @@ public class LockTemplate {
 	/**
 	 * Run the action under the lock described by the request, and release the lock when
 	 * the action ends, also when it throws. A failure to release never hides the action's
-	 * own exception: it is added to it as suppressed.
+	 * own exception: it is added to it as suppressed. After an action that completed, a
+	 * failure to release is logged and the result returned, since the work is done and
+	 * the lock expires after its ttl anyway.
 	 * @param <T> the type of the action's result
 	 * @param request what to lock and how
 	 * @param action the code to run while holding the lock
@@ -197,9 +203,28 @@ public class LockTemplate {
 		if (handle == null) {
 			throw new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start));
 		}
-		try (handle) {
-			return action.get();
+		T result;
+		try {
+			result = action.get();
 		}
+		catch (Throwable ex) {
+			try {
+				handle.close();
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+		try {
+			handle.close();
+		}
+		catch (RuntimeException ex) {
+			// The action is done: failing now would invite the caller to run it again.
+			logger.warn("Could not release lock '" + request.key() + "' after its action completed; it expires "
+					+ "after its ttl of " + request.ttl().toMillis() + "ms", ex);
+		}
+		return result;
 	}
 
 	private @Nullable LockHandle acquire(LockRequest request, long start) {

@@ -210,6 +210,24 @@ class LockTemplateIntegrationTests {
 	}
 
 	@Test
+	void releaseFailureAfterACompletedActionIsLoggedAndTheResultReturned() {
+		try (RedisServer server = RedisServer.start()) {
+			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
+			try {
+				LockTemplate template = new LockTemplate(new RedisLockClient(factory));
+				String result = template.execute("k", TTL, Duration.ZERO, () -> {
+					server.stop();
+					return "done";
+				});
+				assertThat(result).isEqualTo("done");
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
 	void releaseAfterExpiryLeavesTheNewOwnersLockAndIsCounted() throws Exception {
 		LockHandle expired = this.template
 			.tryAcquire(LockRequest.of("k", Duration.ofMillis(100), Duration.ZERO).withAutoRenew(false))
