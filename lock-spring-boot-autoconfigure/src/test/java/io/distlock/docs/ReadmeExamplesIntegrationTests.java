@@ -1,0 +1,140 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.docs;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.distlock.LockHandle;
+import io.distlock.LockTemplate;
+import io.distlock.test.RedisServerExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the code the README shows, in a Spring Boot application on a real redis-server and
+ * an in-memory database.
+ */
+@SpringBootTest(classes = ReadmeExamplesIntegrationTests.TestApplication.class)
+@DirtiesContext
+class ReadmeExamplesIntegrationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", () -> redis.endpoint().host());
+		registry.add("spring.data.redis.port", () -> redis.endpoint().port());
+		registry.add("spring.datasource.url", () -> "jdbc:h2:mem:readme;DB_CLOSE_DELAY=-1");
+	}
+
+	@Autowired
+	private JdbcTemplate jdbc;
+
+	@Autowired
+	private PaymentService payments;
+
+	@Autowired
+	private DocumentEditor editor;
+
+	@Autowired
+	private LockTemplate lockTemplate;
+
+	@Autowired
+	private StringRedisTemplate redisTemplate;
+
+	@BeforeEach
+	void createDocuments() {
+		this.jdbc.execute("CREATE TABLE IF NOT EXISTS document (id BIGINT PRIMARY KEY, body VARCHAR(100), "
+				+ "fencing_token BIGINT)");
+		this.jdbc.update("DELETE FROM document");
+		this.jdbc.update("INSERT INTO document VALUES (42, 'empty', 0)");
+	}
+
+	@Test
+	void paymentIsWrittenWithItsLocksFencingToken() {
+		this.payments.pay(42);
+		assertThat(this.jdbc.queryForObject("SELECT body FROM document WHERE id = 42", String.class)).isEqualTo("paid");
+		assertThat(this.jdbc.queryForObject("SELECT fencing_token FROM document WHERE id = 42", Long.class))
+			.isPositive();
+	}
+
+	@Test
+	void editorWritesUnderTheLockAndRendersUnderIt() {
+		assertThat(this.editor.edit(42, "edited")).isTrue();
+		assertThat(this.editor.render(42)).isEqualTo("rendered 42");
+	}
+
+	@Test
+	void lostLockInterruptsItsHolder() throws Exception {
+		CompletableFuture<Boolean> interrupted = CompletableFuture.supplyAsync(() -> {
+			try (LockHandle handle = this.lockTemplate.tryAcquire("job", Duration.ofMillis(300), Duration.ZERO)
+				.orElseThrow()) {
+				this.redisTemplate.delete("lock:job");
+				Thread.sleep(10_000);
+				return false;
+			}
+			catch (InterruptedException ex) {
+				return true;
+			}
+		});
+		assertThat(interrupted.get(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class TestApplication {
+
+		@Bean
+		FencedDocumentStore store(JdbcTemplate jdbc) {
+			return new FencedDocumentStore(jdbc);
+		}
+
+		@Bean
+		PaymentService paymentService(FencedDocumentStore store) {
+			return new PaymentService(store);
+		}
+
+		@Bean
+		DocumentEditor documentEditor(LockTemplate lockTemplate, FencedDocumentStore store) {
+			return new DocumentEditor(lockTemplate, store);
+		}
+
+		@Bean
+		LockLossHandler lockLossHandler() {
+			return new LockLossHandler();
+		}
+
+	}
+
+}
