@@ -1,0 +1,80 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.metrics;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.distlock.LockHandle;
+import io.distlock.LockTemplate;
+import io.distlock.redis.RedisLockClient;
+import io.distlock.test.RedisServerExtension;
+import io.distlock.testing.RedisConnections;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Integration tests for {@link MicrometerLockListener} on a real redis-server.
+ */
+class MicrometerLockListenerIntegrationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private LockTemplate template;
+
+	@BeforeEach
+	void createTemplate() {
+		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
+		this.template = new LockTemplate(new RedisLockClient(this.connectionFactory));
+		this.template.setLockListeners(List.of(new MicrometerLockListener(this.registry)));
+	}
+
+	@AfterEach
+	void destroy() {
+		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void acquisitionsHoldsAndBusyLocksAreRecordedWithoutKeys() {
+		try (LockHandle handle = this.template.tryAcquire("order:42", Duration.ofSeconds(10), Duration.ZERO)
+			.orElseThrow()) {
+			assertThat(this.registry.get("distlock.lock.active").gauge().value()).isEqualTo(1);
+			assertThat(this.template.tryAcquire("order:42", Duration.ofSeconds(10), Duration.ZERO)).isEmpty();
+		}
+		assertThat(this.registry.get("distlock.lock.acquisitions").tag("result", "acquired").timer().count())
+			.isEqualTo(1);
+		assertThat(this.registry.get("distlock.lock.acquisitions").tag("result", "busy").timer().count()).isEqualTo(1);
+		assertThat(this.registry.get("distlock.lock.held").tag("result", "released").timer().count()).isEqualTo(1);
+		assertThat(this.registry.get("distlock.lock.active").gauge().value()).isZero();
+		assertThat(this.registry.getMeters()).allSatisfy(
+				(meter) -> assertThat(meter.getId().getTags()).noneMatch((tag) -> tag.getValue().contains("order")));
+	}
+
+}
