@@ -264,14 +264,20 @@ public final class LeaseRenewer implements AutoCloseable {
 			batch.forEach((lease) -> retryOrLose(lease, now));
 			return;
 		}
+		int lost = 0;
 		for (int i = 0; i < renewed.length; i++) {
 			Lease lease = batch.get(i);
 			if (renewed[i]) {
 				lease.renewed(sentAt);
 			}
 			else {
+				lost++;
 				lost(lease);
 			}
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Renewed " + (batch.size() - lost) + " of " + batch.size() + " lease(s) in "
+					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt) + "ms");
 		}
 	}
 

@@ -1,0 +1,31 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.sample.shop;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An accepted order, in the order orders were recorded.
+ *
+ * @param number the order number, from 1
+ * @param node the node that sold it
+ * @param fencingToken the fencing token of the lock held while selling it, or
+ * {@code null} if it was sold without the lock
+ */
+public record Order(long number, String node, @Nullable Long fencingToken) {
+
+}
