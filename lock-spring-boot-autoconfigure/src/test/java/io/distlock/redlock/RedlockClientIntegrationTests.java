@@ -43,8 +43,10 @@ class RedlockClientIntegrationTests extends LockClientContractTests {
 
 	@BeforeEach
 	void createClient() {
-		this.nodes = RedlockNodes.connect(redis.uris(), Duration.ofMillis(200));
-		this.client = new RedlockClient(this.nodes.clients(), 0.01, Duration.ofMillis(200));
+		// Generous node timeouts: the contract's 16 spinning threads load a 2-core
+		// machine.
+		this.nodes = RedlockNodes.connect(redis.uris(), Duration.ofSeconds(1));
+		this.client = new RedlockClient(this.nodes.clients(), 0.01, Duration.ofSeconds(1));
 	}
 
 	@AfterEach
