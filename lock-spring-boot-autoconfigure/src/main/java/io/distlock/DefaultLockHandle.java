@@ -125,7 +125,8 @@ final class DefaultLockHandle implements LockHandle {
 		else if (previous == State.HELD) {
 			logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
 					+ ") had expired before its release after " + held.toMillis()
-					+ "ms; another owner may have held it meanwhile. Use a longer ttl or auto-renew.");
+					+ "ms; another owner may have held it meanwhile (a pause longer than the ttl, the key removed, "
+					+ "or a ttl too short for a lock without auto-renew)");
 			this.listener.onReleaseMismatch(this.key, held);
 		}
 	}

@@ -230,9 +230,9 @@ public class LockTemplate {
 	private @Nullable LockHandle acquire(LockRequest request, long start) {
 		String resource = this.keyPrefix + request.key();
 		String owner = UUID.randomUUID().toString();
-		AcquireResult result;
+		LockAcquirer.Attempt attempt;
 		try {
-			result = this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime(), request.fair());
+			attempt = this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime(), request.fair());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -241,11 +241,11 @@ public class LockTemplate {
 					"Interrupted after waiting " + waited.toMillis() + "ms for lock '" + request.key() + "'", ex);
 		}
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
-		if (result instanceof AcquireResult.Acquired acquired) {
+		if (attempt.result() instanceof AcquireResult.Acquired acquired) {
 			DefaultLockHandle handle = new DefaultLockHandle(request.key(), resource, owner, acquired.fencingToken(),
 					this.client, this.listener);
 			if (request.autoRenew()) {
-				renew(handle, request.ttl());
+				renew(handle, request.ttl(), attempt.sentAtNanos());
 			}
 			this.listener.onAcquired(request.key(), acquired.fencingToken(), waited);
 			return handle;
@@ -254,10 +254,10 @@ public class LockTemplate {
 		return null;
 	}
 
-	private void renew(DefaultLockHandle handle, Duration ttl) {
+	private void renew(DefaultLockHandle handle, Duration ttl, long startNanos) {
 		LeaseRenewer.Lease lease;
 		try {
-			lease = this.renewer.register(handle.resource(), handle.ownerToken(), ttl, handle::markLost);
+			lease = this.renewer.register(handle.resource(), handle.ownerToken(), ttl, startNanos, handle::markLost);
 		}
 		catch (RuntimeException ex) {
 			// Not renewed, the lease would run out under the caller: give the lock back.

@@ -101,8 +101,23 @@ public final class LeaseRenewer implements AutoCloseable {
 	 * @throws IllegalStateException if this renewer was closed
 	 */
 	public Lease register(String key, String ownerToken, Duration ttl, Runnable onLost) {
+		return register(key, ownerToken, ttl, System.nanoTime(), onLost);
+	}
+
+	/**
+	 * Start renewing a lease that started at the given time: when the acquisition was
+	 * sent, since its lease ran from the moment Redis took it, a round trip before the
+	 * answer arrived.
+	 * @param key the resource name
+	 * @param ownerToken the token of the acquisition
+	 * @param ttl the lease time
+	 * @param startNanos the {@link System#nanoTime()} at which the acquisition was sent
+	 * @param onLost called once, on the renewal thread, when the lock is found lost
+	 * @return the lease, to cancel before the lock is released
+	 */
+	public Lease register(String key, String ownerToken, Duration ttl, long startNanos, Runnable onLost) {
 		Assert.state(!this.closed, () -> "Cannot renew lock '" + key + "': the lease renewer was closed");
-		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), Thread.currentThread(), onLost);
+		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), Thread.currentThread(), startNanos, onLost);
 		this.leases.add(lease);
 		this.earliestRegistered.accumulateAndGet(lease.dueNanos, LeaseRenewer::earlier);
 		Thread current = this.thread;
@@ -316,7 +331,7 @@ public final class LeaseRenewer implements AutoCloseable {
 
 		private final Runnable onLost;
 
-		private final long startNanos = System.nanoTime();
+		private final long startNanos;
 
 		private final long intervalNanos;
 
@@ -329,9 +344,10 @@ public final class LeaseRenewer implements AutoCloseable {
 
 		private volatile boolean cancelled;
 
-		Lease(Renewal renewal, Thread holder, Runnable onLost) {
+		Lease(Renewal renewal, Thread holder, long startNanos, Runnable onLost) {
 			this.renewal = renewal;
 			this.holder = holder;
+			this.startNanos = startNanos;
 			this.onLost = onLost;
 			this.intervalNanos = Math.max(1, renewal.ttl().toNanos() / 3);
 			this.slackNanos = this.intervalNanos / 8;

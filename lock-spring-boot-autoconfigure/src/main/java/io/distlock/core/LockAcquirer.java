@@ -79,39 +79,40 @@ public final class LockAcquirer {
 	 * @param ttl the lease time
 	 * @param waitTime how long to wait; zero means try once
 	 * @param fair whether to take the lock in arrival order
-	 * @return {@link AcquireResult.Acquired}, or the {@link AcquireResult.Busy} of the
-	 * last attempt, made at the deadline
+	 * @return the last attempt: {@link AcquireResult.Acquired}, or the
+	 * {@link AcquireResult.Busy} of the attempt made at the deadline
 	 * @throws InterruptedException if the thread was interrupted while waiting; its
 	 * interrupt flag is then cleared, as usual
 	 */
-	public AcquireResult acquire(String key, String ownerToken, Duration ttl, Duration waitTime, boolean fair)
+	public Attempt acquire(String key, String ownerToken, Duration ttl, Duration waitTime, boolean fair)
 			throws InterruptedException {
 		if (waitTime.isZero()) {
 			return attempt(key, ownerToken, ttl, fair, Duration.ZERO);
 		}
 		long deadline = System.nanoTime() + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
-		AcquireResult result = null;
+		Attempt attempt = null;
 		// Registered before the first attempt, so a release right after it is not missed.
 		try (LockWaiter.Waiter waiting = this.waiter.register(fair ? ownerToken : key)) {
-			result = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
-			while (result instanceof AcquireResult.Busy busy && deadline - System.nanoTime() > 0) {
+			attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
+			while (attempt.result() instanceof AcquireResult.Busy busy && deadline - System.nanoTime() > 0) {
 				waiting.await(busyNanos(busy), deadline);
-				result = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
+				attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
 			}
-			return result;
+			return attempt;
 		}
 		finally {
-			if (fair && !(result instanceof AcquireResult.Acquired)) {
+			if (fair && (attempt == null || !(attempt.result() instanceof AcquireResult.Acquired))) {
 				leaveQueue(key, ownerToken);
 			}
 		}
 	}
 
-	private AcquireResult attempt(String key, String ownerToken, Duration ttl, boolean fair, Duration queueTimeout)
+	private Attempt attempt(String key, String ownerToken, Duration ttl, boolean fair, Duration queueTimeout)
 			throws InterruptedException {
+		long sentAt = System.nanoTime();
 		try {
-			return fair ? this.client.tryAcquireFair(key, ownerToken, ttl, queueTimeout)
-					: this.client.tryAcquire(key, ownerToken, ttl);
+			return new Attempt(fair ? this.client.tryAcquireFair(key, ownerToken, ttl, queueTimeout)
+					: this.client.tryAcquire(key, ownerToken, ttl), sentAt);
 		}
 		catch (RuntimeException ex) {
 			// An interrupt makes the Redis client abandon the call; that is the interrupt
@@ -146,6 +147,17 @@ public final class LockAcquirer {
 	private static long busyNanos(AcquireResult.Busy busy) {
 		Duration remaining = busy.remainingTtl();
 		return (remaining != null) ? remaining.toNanos() : -1;
+	}
+
+	/**
+	 * The outcome of the last acquire attempt, with the time it was sent: a lease taken
+	 * by it started then, one round trip before its answer arrived.
+	 *
+	 * @param result the answer of the store
+	 * @param sentAtNanos the {@link System#nanoTime()} at which the attempt was sent
+	 */
+	public record Attempt(AcquireResult result, long sentAtNanos) {
+
 	}
 
 }

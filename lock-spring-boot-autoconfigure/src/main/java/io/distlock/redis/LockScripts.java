@@ -46,6 +46,8 @@ final class LockScripts {
 
 	static final RedisScript<Long> RAISE_FENCE = load("raise-fence.lua", Long.class);
 
+	static final List<RedisScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, LEAVE_QUEUE, RELEASE, RENEW, RAISE_FENCE);
+
 	private LockScripts() {
 	}
 

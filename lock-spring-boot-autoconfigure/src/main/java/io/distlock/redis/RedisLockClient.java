@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
@@ -33,6 +35,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.Assert;
 
 /**
@@ -51,12 +54,16 @@ import org.springframework.util.Assert;
  */
 public class RedisLockClient implements LockClient {
 
+	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
+
 	/**
 	 * How long a fencing counter is kept after its last acquisition by default.
 	 */
 	public static final Duration DEFAULT_FENCING_COUNTER_RETENTION = Duration.ofHours(1);
 
 	private final StringRedisTemplate redis;
+
+	private volatile boolean scriptsLoaded;
 
 	private String fencingCounterRetention = String.valueOf(DEFAULT_FENCING_COUNTER_RETENTION.toMillis());
 
@@ -92,17 +99,25 @@ public class RedisLockClient implements LockClient {
 	@Override
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		return acquireResult(call(key, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE,
+		AcquireResult result = acquireResult(call(key, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE,
 				List.of(keys.lock(), keys.fence()), ownerToken, millis(ttl), this.fencingCounterRetention)));
+		if (result instanceof AcquireResult.Acquired) {
+			loadScriptsOnce();
+		}
+		return result;
 	}
 
 	@Override
 	public AcquireResult tryAcquireFair(String key, String ownerToken, Duration ttl, Duration queueTimeout) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		return acquireResult(call(key, "acquire",
+		AcquireResult result = acquireResult(call(key, "acquire",
 				() -> this.redis.execute(LockScripts.ACQUIRE_FAIR,
 						List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts()), ownerToken, millis(ttl),
 						this.fencingCounterRetention, millis(queueTimeout), keys.channel())));
+		if (result instanceof AcquireResult.Acquired) {
+			loadScriptsOnce();
+		}
+		return result;
 	}
 
 	@Override
@@ -208,6 +223,31 @@ public class RedisLockClient implements LockClient {
 
 	private static String millis(Duration duration) {
 		return String.valueOf(duration.toMillis());
+	}
+
+	/**
+	 * Load every script into Redis once Redis has answered, so that the first renewal or
+	 * release does not pay an extra round trip for Redis to learn its script (EVALSHA,
+	 * NOSCRIPT, then EVAL): on a slow link that round trip could outlast the lease. After
+	 * a Redis restart the scripts load again on first use.
+	 */
+	private void loadScriptsOnce() {
+		if (this.scriptsLoaded) {
+			return;
+		}
+		// Tried once: if it fails, the scripts still load on first use.
+		this.scriptsLoaded = true;
+		try {
+			this.redis.executePipelined((RedisCallback<?>) (connection) -> {
+				for (RedisScript<?> script : LockScripts.ALL) {
+					connection.scriptingCommands().scriptLoad(bytes(script.getScriptAsString()));
+				}
+				return null;
+			});
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not load the lock scripts ahead of use; they load on first use instead", ex);
+		}
 	}
 
 	private static byte[] bytes(String value) {

@@ -144,14 +144,16 @@ public class RedlockClient implements LockClient, AutoCloseable {
 
 	@Override
 	public boolean release(String key, String ownerToken) {
-		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.release(key, ownerToken));
+		List<@Nullable Object> replies = answered(key, "release",
+				onAllNodes(key, (node) -> node.release(key, ownerToken)));
 		return count(replies) >= this.quorum;
 	}
 
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
 		long start = System.nanoTime();
-		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.renew(key, ownerToken, ttl));
+		List<@Nullable Object> replies = answered(key, "renew",
+				onAllNodes(key, (node) -> node.renew(key, ownerToken, ttl)));
 		return count(replies) >= this.quorum && validity(ttl, start) > 0;
 	}
 
@@ -188,7 +190,8 @@ public class RedlockClient implements LockClient, AutoCloseable {
 
 	@Override
 	public boolean isHeld(String key, String ownerToken) {
-		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.isHeld(key, ownerToken));
+		List<@Nullable Object> replies = answered(key, "check",
+				onAllNodes(key, (node) -> node.isHeld(key, ownerToken)));
 		return count(replies) >= this.quorum;
 	}
 
@@ -253,6 +256,20 @@ public class RedlockClient implements LockClient, AutoCloseable {
 			}
 			return null;
 		}
+	}
+
+	/**
+	 * Return the replies if a majority of the nodes answered, since only then does "not
+	 * held" mean not held rather than not known.
+	 */
+	private List<@Nullable Object> answered(String key, String operation, List<@Nullable Object> replies) {
+		long answered = replies.stream().filter((reply) -> reply != null).count();
+		if (answered < this.quorum) {
+			throw new LockBackendException(key, "Only " + answered + " of " + this.nodes.size()
+					+ " Redlock nodes answered to " + operation + " lock '" + key + "'; " + this.quorum + " are needed",
+					null);
+		}
+		return replies;
 	}
 
 	private static long count(List<@Nullable Object> replies) {

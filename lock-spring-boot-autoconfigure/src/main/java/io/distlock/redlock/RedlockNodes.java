@@ -21,12 +21,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 
 import io.distlock.redis.RedisLockClient;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -43,6 +46,8 @@ import org.springframework.util.Assert;
  * connection ({@code spring.data.redis.*}) keeps serving everything else.
  */
 public final class RedlockNodes implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(RedlockNodes.class);
 
 	private final List<LettuceConnectionFactory> connectionFactories;
 
@@ -134,7 +139,23 @@ public final class RedlockNodes implements AutoCloseable {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(server, client.build());
 		factory.afterPropertiesSet();
 		factory.start();
+		connectEarly(factory);
 		return factory;
+	}
+
+	/**
+	 * Open the node's connection now, so that the first acquisitions do not spend their
+	 * short node timeout connecting. A node that is down is connected to later, when it
+	 * is back.
+	 */
+	private static void connectEarly(LettuceConnectionFactory factory) {
+		try (RedisConnection connection = factory.getConnection()) {
+			connection.ping();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Redlock node " + factory.getHostName() + ":" + factory.getPort()
+					+ " is not reachable yet; locks need a majority of the nodes: " + ex.getMessage());
+		}
 	}
 
 	private static Duration connectTimeout(Duration timeout) {

@@ -64,6 +64,21 @@ class LeaseRenewerTests {
 	}
 
 	@Test
+	void firstRenewalIsTimedFromWhenTheAcquisitionWasSent() {
+		// Sent one long round trip ago: the lease has run in Redis since then.
+		long sentAt = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(90);
+		Duration ttl = Duration.ofSeconds(3);
+		long registeredAt = System.nanoTime();
+		this.renewer.register("k", "owner", ttl, sentAt, this.lost::incrementAndGet);
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.client.renewals.get() >= 1);
+		// Due a third of the ttl after sending (1000ms, less the early slack), not after
+		// the registration.
+		assertThat(System.nanoTime() - registeredAt).isLessThan(TimeUnit.MILLISECONDS.toNanos(1000 - 90 + 50));
+	}
+
+	@Test
 	void leasesDueTogetherAreRenewedInOneBatch() {
 		for (int i = 0; i < 500; i++) {
 			this.renewer.register("k" + i, "owner", TTL, this.lost::incrementAndGet);

@@ -53,7 +53,7 @@ class LockAcquirerTests {
 	@Test
 	void zeroWaitTimeTriesOnceWithoutRegisteringOrQueueing() throws Exception {
 		this.client.answer(() -> BUSY);
-		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ZERO, true)).isEqualTo(BUSY);
+		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ZERO, true).result()).isEqualTo(BUSY);
 		assertThat(this.client.calls).containsExactly("fair k owner 0");
 		assertThat(this.waiter.waiting()).isZero();
 	}
@@ -64,7 +64,7 @@ class LockAcquirerTests {
 		this.client
 			.answer(() -> (attempts.getAndIncrement() == 0) ? new AcquireResult.Busy(Duration.ofMillis(20)) : ACQUIRED);
 		long start = System.nanoTime();
-		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), false)).isEqualTo(ACQUIRED);
+		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), false).result()).isEqualTo(ACQUIRED);
 		assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(5));
 		assertThat(this.waiter.waiting()).isZero();
 	}
@@ -73,7 +73,7 @@ class LockAcquirerTests {
 	void lockThatStaysBusyIsGivenUpAtTheWaitTimeAfterALastAttempt() throws Exception {
 		this.client.answer(() -> BUSY);
 		long start = System.nanoTime();
-		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ofMillis(200), false)).isEqualTo(BUSY);
+		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ofMillis(200), false).result()).isEqualTo(BUSY);
 		long waited = System.nanoTime() - start;
 		assertThat(waited).isBetween(TimeUnit.MILLISECONDS.toNanos(200), TimeUnit.MILLISECONDS.toNanos(200 + 100));
 		assertThat(this.client.calls).containsExactly("k owner", "k owner");
@@ -84,7 +84,7 @@ class LockAcquirerTests {
 	void waitTimeBeyondAnyDeadlineIsWaitedForLikeAnyOther() throws Exception {
 		this.client
 			.answer(() -> this.client.calls.size() == 1 ? new AcquireResult.Busy(Duration.ofMillis(10)) : ACQUIRED);
-		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ofSeconds(Long.MAX_VALUE), false))
+		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ofSeconds(Long.MAX_VALUE), false).result())
 			.isEqualTo(ACQUIRED);
 	}
 
@@ -93,7 +93,7 @@ class LockAcquirerTests {
 		this.client.answer(() -> BUSY);
 		long place = this.acquirer.getQueueTimeout().toMillis();
 		assertThat(place).isEqualTo(Duration.ofMinutes(1).plusSeconds(5).toMillis());
-		this.acquirer.acquire("k", "owner", TTL, Duration.ofMillis(50), true);
+		this.acquirer.acquire("k", "owner", TTL, Duration.ofMillis(50), true).result();
 		assertThat(this.client.calls).containsExactly("fair k owner " + place, "fair k owner " + place,
 				"leave k owner");
 	}
@@ -101,7 +101,7 @@ class LockAcquirerTests {
 	@Test
 	void fairWaiterThatGetsTheLockDoesNotLeaveTheQueue() throws Exception {
 		this.client.answer(() -> ACQUIRED);
-		this.acquirer.acquire("k", "owner", TTL, Duration.ofSeconds(1), true);
+		this.acquirer.acquire("k", "owner", TTL, Duration.ofSeconds(1), true).result();
 		assertThat(this.client.calls).hasSize(1);
 	}
 
@@ -118,7 +118,7 @@ class LockAcquirerTests {
 		CompletableFuture<AcquireResult> result = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
 			try {
-				result.complete(this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), true));
+				result.complete(this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), true).result());
 			}
 			catch (Throwable ex) {
 				result.completeExceptionally(ex);
@@ -139,7 +139,7 @@ class LockAcquirerTests {
 			return BUSY;
 		});
 		assertThatExceptionOfType(InterruptedException.class)
-			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), true));
+			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), true).result());
 		assertThat(this.client.calls).last().isEqualTo("leave k owner");
 		assertThat(this.client.interruptedDuringLeave).isFalse();
 		assertThat(this.waiter.waiting()).isZero();
@@ -153,7 +153,7 @@ class LockAcquirerTests {
 			throw failure;
 		});
 		assertThatExceptionOfType(InterruptedException.class)
-			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), false))
+			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), false).result())
 			.withCause(failure);
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
 	}
@@ -164,7 +164,7 @@ class LockAcquirerTests {
 			throw new IllegalStateException("Redis is down");
 		});
 		assertThatIllegalStateException()
-			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), true))
+			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), true).result())
 			.withMessage("Redis is down");
 		assertThat(this.client.calls).last().isEqualTo("leave k owner");
 	}

@@ -94,6 +94,18 @@ class RedlockFaultIntegrationTests {
 	}
 
 	@Test
+	void releaseThatAMajorityDoesNotAnswerIsABackendFailureNotAnExpiredLock() {
+		String owner = owner();
+		assertThat(this.client.tryAcquire("k", owner, TTL)).isInstanceOf(AcquireResult.Acquired.class);
+		redis.server(0).pause();
+		redis.server(1).pause();
+		redis.server(2).pause();
+		assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> this.client.release("k", owner))
+			.withMessageContaining("Redlock nodes answered to release lock 'k'");
+		assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> this.client.renew("k", owner, TTL));
+	}
+
+	@Test
 	void frozenNodeDoesNotStallAcquisitionPastItsTimeout() {
 		redis.server(0).pause();
 		long start = System.nanoTime();
