@@ -1,0 +1,366 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import io.distlock.faults.client.ClientSettings;
+import io.distlock.faults.client.FaultClient;
+import io.distlock.faults.client.StorageClient;
+import io.distlock.faults.history.CheckReport;
+import io.distlock.faults.history.History;
+import io.distlock.faults.history.HistoryChecker;
+import io.distlock.faults.history.HistoryReader;
+import io.distlock.faults.history.Violation;
+import io.distlock.faults.proxy.TcpProxy;
+import io.distlock.test.RedisServer;
+
+/**
+ * One fault scenario: a storage server (never faulted), the lock server(s), optionally a
+ * {@link TcpProxy} in front of Redis for each client, and several client JVMs taking
+ * locks for a bounded time while a {@link FaultPlan} injects faults; then the history is
+ * read back and checked, and one summary line printed.
+ */
+final class FaultScenario {
+
+	private static final Duration CLIENT_START_TIMEOUT = Duration.ofSeconds(60);
+
+	private final String name;
+
+	private final long seed;
+
+	private int clients = 3;
+
+	private int threads = 3;
+
+	private int keys = 3;
+
+	private Duration ttl = Duration.ofSeconds(1);
+
+	private Duration waitTime = Duration.ofMillis(500);
+
+	private Duration timeout = Duration.ofMillis(500);
+
+	private Duration duration = Duration.ofSeconds(6);
+
+	private Duration slack = Duration.ofMillis(500);
+
+	private int workMin = 5;
+
+	private int workMax = 40;
+
+	private int thinkMax = 10;
+
+	private int redlockNodes;
+
+	private boolean proxied;
+
+	private Set<Violation> notGuaranteed = EnumSet.noneOf(Violation.class);
+
+	private FaultPlan plan = (context) -> {
+	};
+
+	private FaultScenario(String name, long seed) {
+		this.name = name;
+		this.seed = seed;
+	}
+
+	static FaultScenario named(String name, long seed) {
+		return new FaultScenario(name, seed);
+	}
+
+	FaultScenario clients(int clients, int threads) {
+		this.clients = clients;
+		this.threads = threads;
+		return this;
+	}
+
+	FaultScenario keys(int keys) {
+		this.keys = keys;
+		return this;
+	}
+
+	FaultScenario ttl(Duration ttl) {
+		this.ttl = ttl;
+		return this;
+	}
+
+	FaultScenario waitTime(Duration waitTime) {
+		this.waitTime = waitTime;
+		return this;
+	}
+
+	FaultScenario timeout(Duration timeout) {
+		this.timeout = timeout;
+		return this;
+	}
+
+	FaultScenario duration(Duration duration) {
+		this.duration = duration;
+		return this;
+	}
+
+	FaultScenario work(int minMillis, int maxMillis) {
+		this.workMin = minMillis;
+		this.workMax = maxMillis;
+		return this;
+	}
+
+	FaultScenario redlock(int nodes) {
+		this.redlockNodes = nodes;
+		return this;
+	}
+
+	FaultScenario proxied() {
+		this.proxied = true;
+		return this;
+	}
+
+	FaultScenario notGuaranteed(Violation... violations) {
+		this.notGuaranteed = EnumSet.noneOf(Violation.class);
+		this.notGuaranteed.addAll(List.of(violations));
+		return this;
+	}
+
+	FaultScenario faults(FaultPlan plan) {
+		this.plan = plan;
+		return this;
+	}
+
+	/**
+	 * Return how much longer than its wait time an attempt may take: the attempt running
+	 * at the deadline (one command timeout, or for Redlock an acquire round, a fence
+	 * raise and a release round of two node timeouts each), plus scheduling slack on a
+	 * small, busy machine.
+	 */
+	Duration lateTolerance() {
+		Duration call = (this.redlockNodes > 0) ? this.timeout.multipliedBy(6) : this.timeout;
+		return call.plus(this.slack);
+	}
+
+	ScenarioResult run() throws Exception {
+		Path directory = directory();
+		List<RedisServer> lockServers = new ArrayList<>();
+		List<TcpProxy> proxies = new ArrayList<>();
+		List<ClientProcess> processes = new ArrayList<>();
+		try (RedisServer storageServer = RedisServer.start();
+				StorageClient storage = StorageClient.connect(storageServer.port())) {
+			for (int i = 0; i < Math.max(1, this.redlockNodes); i++) {
+				lockServers.add(RedisServer.start());
+			}
+			for (int i = 0; i < this.clients; i++) {
+				ClientSettings settings = settings(i, storageServer.port(), lockServers, proxies, directory);
+				processes.add(ClientProcess.start(settings, directory.resolve(settings.id() + ".log")));
+			}
+			for (ClientProcess process : processes) {
+				process.await(FaultClient.READY, CLIENT_START_TIMEOUT);
+			}
+			long start = System.nanoTime();
+			processes.forEach(ClientProcess::go);
+			ScenarioContext context = new ScenarioContext(this.name, this.seed, processes, lockServers, proxies,
+					storage, this.keys, start);
+			try {
+				this.plan.inject(context);
+			}
+			finally {
+				heal(processes, lockServers, proxies);
+			}
+			Duration done = this.duration.plus(this.waitTime).plus(Duration.ofSeconds(30));
+			for (ClientProcess process : processes) {
+				if (process.isAlive()) {
+					process.await(FaultClient.DONE, done.minus(context.elapsed()));
+				}
+			}
+			List<String> left = leftLockKeys(lockServers);
+			for (ClientProcess process : processes) {
+				if (process.isAlive() && !process.finish(Duration.ofSeconds(15))) {
+					System.out.println("  [" + this.name + "] client " + process.id() + " did not exit in time");
+				}
+			}
+			return result(context, storage, processes, left, directory);
+		}
+		finally {
+			processes.forEach(ClientProcess::close);
+			proxies.forEach(TcpProxy::close);
+			lockServers.forEach(RedisServer::close);
+		}
+	}
+
+	private ClientSettings settings(int index, int storagePort, List<RedisServer> lockServers, List<TcpProxy> proxies,
+			Path directory) {
+		String id = "c" + index;
+		int redisPort = 0;
+		List<String> nodes = List.of();
+		if (this.redlockNodes > 0) {
+			nodes = lockServers.stream().map(RedisServer::uri).toList();
+		}
+		else if (this.proxied) {
+			TcpProxy proxy = TcpProxy.start("127.0.0.1", lockServers.get(0).port());
+			proxies.add(proxy);
+			redisPort = proxy.port();
+		}
+		else {
+			redisPort = lockServers.get(0).port();
+		}
+		return new ClientSettings(id, this.seed, storagePort, redisPort, nodes, this.timeout, this.threads, this.keys,
+				this.ttl, this.waitTime, this.workMin, this.workMax, this.thinkMax, this.duration,
+				directory.resolve(id + ".history.jsonl"));
+	}
+
+	/**
+	 * Undo what the plan may have left: frozen clients, stalled or slowed proxies,
+	 * servers that are down or frozen.
+	 */
+	private void heal(List<ClientProcess> processes, List<RedisServer> lockServers, List<TcpProxy> proxies) {
+		for (ClientProcess process : processes) {
+			if (process.isAlive()) {
+				process.thaw();
+			}
+		}
+		for (TcpProxy proxy : proxies) {
+			proxy.delay(Duration.ZERO);
+			proxy.resume();
+		}
+		lockServers.forEach(RedisServer::ensureRunning);
+	}
+
+	/**
+	 * Return the lock keys still in Redis once every client is done, and again after the
+	 * ttl: a key that was only left by a failed release or an acquisition whose reply was
+	 * lost expires meanwhile; one that is still there is never released.
+	 */
+	private List<String> leftLockKeys(List<RedisServer> lockServers) throws InterruptedException {
+		List<String> left = lockKeys(lockServers);
+		if (left.isEmpty()) {
+			return left;
+		}
+		System.out.println("  [" + this.name + "] lock keys left when the clients were done: " + left
+				+ "; checking again after the ttl");
+		Thread.sleep(this.ttl.plusMillis(500).toMillis());
+		return lockKeys(lockServers);
+	}
+
+	private static List<String> lockKeys(List<RedisServer> lockServers) {
+		List<String> keys = new ArrayList<>();
+		for (RedisServer server : lockServers) {
+			Object reply = server.command("KEYS", "lock:*");
+			if (reply instanceof List<?> list) {
+				list.forEach((key) -> keys.add(server.port() + "/" + key));
+			}
+		}
+		return keys;
+	}
+
+	private ScenarioResult result(ScenarioContext context, StorageClient storage, List<ClientProcess> processes,
+			List<String> left, Path directory) throws IOException {
+		HistoryReader reader = new HistoryReader();
+		for (ClientProcess process : processes) {
+			reader.client(Files.exists(process.history())
+					? Files.readAllLines(process.history(), StandardCharsets.UTF_8) : List.of());
+		}
+		List<String> storageLog = storage.log();
+		Files.write(directory.resolve("storage.log"), storageLog, StandardCharsets.UTF_8);
+		reader.storage(storageLog);
+		context.pauses().forEach(reader::pause);
+		reader.leftLockKeys(left);
+		History history = reader.history();
+		CheckReport report = new HistoryChecker(lateTolerance()).check(history);
+		String summary = report.summary(this.name, context.faults(), this.notGuaranteed);
+		String measured = context.measurements()
+			.entrySet()
+			.stream()
+			.map((entry) -> entry.getKey() + "=" + entry.getValue())
+			.collect(Collectors.joining(", "));
+		List<String> lines = new ArrayList<>();
+		lines.add(summary);
+		if (!measured.isEmpty()) {
+			lines.add("  " + this.name + " measured: " + measured);
+		}
+		if (reader.skippedLines() > 0) {
+			lines.add("  " + this.name + ": " + reader.skippedLines() + " unreadable history line(s) skipped");
+		}
+		report.details().forEach((detail) -> lines.add("  " + this.name + " " + detail));
+		report(lines);
+		return new ScenarioResult(this.name, report, context.faults(), this.notGuaranteed, history, summary,
+				context.measurements());
+	}
+
+	/**
+	 * Print lines of a scenario's report and append them to
+	 * {@code target/fault-runs/summary.txt}.
+	 * @param lines the lines
+	 */
+	static void report(List<String> lines) {
+		lines.forEach(System.out::println);
+		try {
+			Files.createDirectories(runs());
+			Files.write(runs().resolve("summary.txt"), lines, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+					StandardOpenOption.APPEND);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static Path runs() {
+		return Path.of(System.getProperty("basedir", "."), "target", "fault-runs");
+	}
+
+	private Path directory() {
+		Path directory = runs().resolve(this.name);
+		try {
+			if (Files.exists(directory)) {
+				try (Stream<Path> files = Files.walk(directory)) {
+					for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+						if (!file.equals(directory)) {
+							Files.delete(file);
+						}
+					}
+				}
+			}
+			Files.createDirectories(directory);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return directory;
+	}
+
+	/**
+	 * Injects the faults of a scenario while its clients run.
+	 */
+	@FunctionalInterface
+	interface FaultPlan {
+
+		void inject(ScenarioContext context) throws Exception;
+
+	}
+
+}

@@ -1,0 +1,137 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.faults.client;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The settings of a client JVM, passed as {@code name=value} arguments.
+ *
+ * @param id the client id, such as {@code c0}
+ * @param seed the seed of the workers' random choices
+ * @param storagePort the port of the fenced storage
+ * @param redisPort the port of the lock Redis (or of the proxy in front of it), when not
+ * in Redlock mode
+ * @param redlockNodes the Redlock node URLs, empty for single-node mode
+ * @param timeout the command timeout of the lock Redis (or, for Redlock, of each node)
+ * @param threads how many worker threads
+ * @param keys how many lock keys the workers pick from
+ * @param ttl the lease time of every lock
+ * @param waitTime the wait time of every acquisition
+ * @param workMinMillis the shortest work inside a critical section
+ * @param workMaxMillis the longest work inside a critical section
+ * @param thinkMaxMillis the longest pause between two acquisitions of a worker
+ * @param duration how long the workers run
+ * @param history the history file to write
+ */
+public record ClientSettings(String id, long seed, int storagePort, int redisPort, List<String> redlockNodes,
+		Duration timeout, int threads, int keys, Duration ttl, Duration waitTime, int workMinMillis, int workMaxMillis,
+		int thinkMaxMillis, Duration duration, Path history) {
+
+	/**
+	 * Parse {@code name=value} arguments, as {@link #toArguments()} writes them.
+	 * @param args the arguments
+	 * @return the settings
+	 */
+	public static ClientSettings parse(String[] args) {
+		Map<String, String> values = new LinkedHashMap<>();
+		for (String arg : args) {
+			int equals = arg.indexOf('=');
+			if (equals <= 0) {
+				throw new IllegalArgumentException("Expected name=value but got '" + arg + "'");
+			}
+			values.put(arg.substring(0, equals), arg.substring(equals + 1));
+		}
+		String nodes = values.getOrDefault("redlockNodes", "");
+		return new ClientSettings(required(values, "id"), Long.parseLong(required(values, "seed")),
+				Integer.parseInt(required(values, "storagePort")),
+				Integer.parseInt(values.getOrDefault("redisPort", "0")),
+				nodes.isEmpty() ? List.of() : List.of(nodes.split(",")), millis(values, "timeout"),
+				Integer.parseInt(required(values, "threads")), Integer.parseInt(required(values, "keys")),
+				millis(values, "ttl"), millis(values, "waitTime"), Integer.parseInt(required(values, "workMin")),
+				Integer.parseInt(required(values, "workMax")), Integer.parseInt(required(values, "thinkMax")),
+				millis(values, "duration"), Path.of(required(values, "history")));
+	}
+
+	/**
+	 * Return these settings as {@code name=value} arguments.
+	 * @return the arguments
+	 */
+	public List<String> toArguments() {
+		List<String> args = new ArrayList<>();
+		args.add("id=" + this.id);
+		args.add("seed=" + this.seed);
+		args.add("storagePort=" + this.storagePort);
+		args.add("redisPort=" + this.redisPort);
+		args.add("redlockNodes=" + String.join(",", this.redlockNodes));
+		args.add("timeout=" + this.timeout.toMillis());
+		args.add("threads=" + this.threads);
+		args.add("keys=" + this.keys);
+		args.add("ttl=" + this.ttl.toMillis());
+		args.add("waitTime=" + this.waitTime.toMillis());
+		args.add("workMin=" + this.workMinMillis);
+		args.add("workMax=" + this.workMaxMillis);
+		args.add("thinkMax=" + this.thinkMaxMillis);
+		args.add("duration=" + this.duration.toMillis());
+		args.add("history=" + this.history);
+		return args;
+	}
+
+	/**
+	 * Return the Spring properties of the client application.
+	 * @return the properties
+	 */
+	Map<String, Object> springProperties() {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("logging.level.root", "WARN");
+		properties.put("faults.client", this.id);
+		properties.put("spring.data.redis.host", "127.0.0.1");
+		properties.put("spring.data.redis.timeout", this.timeout.toMillis() + "ms");
+		properties.put("spring.data.redis.connect-timeout", this.timeout.toMillis() + "ms");
+		properties.put("spring.data.redis.lettuce.shutdown-timeout", "0ms");
+		if (this.redlockNodes.isEmpty()) {
+			properties.put("spring.data.redis.port", this.redisPort);
+		}
+		else {
+			// Locks go through Redlock; the application's own connection is not used.
+			properties.put("spring.data.redis.port", this.storagePort);
+			properties.put("distlock.redlock.nodes", String.join(",", this.redlockNodes));
+			properties.put("distlock.redlock.node-timeout", this.timeout.toMillis() + "ms");
+		}
+		properties.put("faults.ttl", this.ttl.toMillis() + "ms");
+		properties.put("faults.wait-time", this.waitTime.toMillis() + "ms");
+		return properties;
+	}
+
+	private static String required(Map<String, String> values, String name) {
+		String value = values.get(name);
+		if (value == null) {
+			throw new IllegalArgumentException("Missing argument " + name + "=...");
+		}
+		return value;
+	}
+
+	private static Duration millis(Map<String, String> values, String name) {
+		return Duration.ofMillis(Long.parseLong(required(values, name)));
+	}
+
+}

@@ -1,0 +1,110 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.faults.history;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What the {@link HistoryChecker} found in a history: the violations of each kind, with
+ * the first few described, and figures that are measured but not violations.
+ *
+ * @param sections how many critical sections were entered (the operations)
+ * @param attempts how many acquisition attempts ended
+ * @param busy how many attempts found the lock busy for their whole wait time
+ * @param errors how many attempts failed with an error (Redis unreachable or too slow)
+ * @param violations the count of each kind of violation
+ * @param excusedOverlaps sections overlapped by a later holder of their key, whose holder
+ * was told its lock was lost: what a pause past the ttl or a lost lock key does, and
+ * fencing is for
+ * @param staleRejected fenced storage operations rejected for a stale token
+ * @param unfencedLostUpdates increments of the unfenced counter that were lost: what
+ * mutual exclusion alone, without fencing, would have let through
+ * @param lostSections sections whose holder was told that its lock was lost (a lost
+ * notice or a release that found the lock gone)
+ * @param maxWaitOvershootMillis the longest time an attempt took beyond its wait time,
+ * not counting the time its JVM did not run
+ * @param details a description of the first violations found
+ */
+public record CheckReport(int sections, int attempts, int busy, int errors, Map<Violation, Integer> violations,
+		int excusedOverlaps, int staleRejected, int unfencedLostUpdates, int lostSections, long maxWaitOvershootMillis,
+		List<String> details) {
+
+	/**
+	 * Create a report, copying the collections.
+	 */
+	public CheckReport {
+		Map<Violation, Integer> counts = new EnumMap<>(Violation.class);
+		for (Violation violation : Violation.values()) {
+			counts.put(violation, violations.getOrDefault(violation, 0));
+		}
+		violations = Map.copyOf(counts);
+		details = List.copyOf(details);
+	}
+
+	/**
+	 * Return how many violations of the given kind were found.
+	 * @param violation the kind
+	 * @return the count
+	 */
+	public int count(Violation violation) {
+		return this.violations.get(violation);
+	}
+
+	/**
+	 * Return how many violations were found, leaving out the kinds that the scenario's
+	 * mode does not guarantee against.
+	 * @param notGuaranteed the kinds that are measured, not failed on
+	 * @return the number of violations that fail the scenario
+	 */
+	public int violations(Set<Violation> notGuaranteed) {
+		int total = 0;
+		for (Violation violation : Violation.values()) {
+			if (!notGuaranteed.contains(violation)) {
+				total += count(violation);
+			}
+		}
+		return total;
+	}
+
+	/**
+	 * Return the one-line summary of a scenario.
+	 * @param scenario the scenario name
+	 * @param faults how many faults were injected
+	 * @param notGuaranteed the kinds that are measured, not failed on
+	 * @return the summary line
+	 */
+	public String summary(String scenario, int faults, Set<Violation> notGuaranteed) {
+		String checked = List
+			.of(Violation.OVERLAP, Violation.OUT_OF_ORDER, Violation.LOST_UPDATE, Violation.LATE_WAITER,
+					Violation.TOKEN_REGRESSION, Violation.DUPLICATE_TOKEN)
+			.stream()
+			.map((violation) -> violation.label() + "=" + count(violation)
+					+ (notGuaranteed.contains(violation) ? " [not guaranteed]" : ""))
+			.collect(Collectors.joining(", "));
+		return "SCENARIO " + scenario + ": ops=" + this.sections + " faults=" + faults + " violations="
+				+ violations(notGuaranteed) + " leaked=" + count(Violation.LEAK) + " (" + checked
+				+ "; measured: excused-overlaps=" + this.excusedOverlaps + ", stale-rejected=" + this.staleRejected
+				+ ", unfenced-lost-updates=" + this.unfencedLostUpdates + ", lost-sections=" + this.lostSections
+				+ ", attempts=" + this.attempts + ", busy=" + this.busy + ", errors=" + this.errors
+				+ ", max-wait-overshoot=" + this.maxWaitOvershootMillis + "ms)";
+	}
+
+}

@@ -1,0 +1,294 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.faults.history;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.distlock.faults.history.History.Attempt;
+import io.distlock.faults.history.History.LostNotice;
+import io.distlock.faults.history.History.Release;
+import io.distlock.faults.history.History.Section;
+import io.distlock.faults.history.History.StorageOp;
+import io.distlock.faults.history.History.Window;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link HistoryChecker} on hand-made histories: a clean one, and ones holding
+ * each kind of violation, so that the checker is shown to find them.
+ */
+class HistoryCheckerTests {
+
+	private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	private final HistoryChecker checker = new HistoryChecker(Duration.ofMillis(100));
+
+	private final List<Section> sections = new ArrayList<>();
+
+	private final List<StorageOp> ops = new ArrayList<>();
+
+	private final List<Attempt> attempts = new ArrayList<>();
+
+	private final List<LostNotice> lost = new ArrayList<>();
+
+	private final Map<String, Long> killed = new HashMap<>();
+
+	private final List<Window> frozen = new ArrayList<>();
+
+	private final List<String> leftKeys = new ArrayList<>();
+
+	@Test
+	void cleanHistoryHasNoViolation() {
+		fencedSection("a", "c0", "k", 10, 1);
+		fencedSection("b", "c1", "k", 11, 10);
+		fencedSection("c", "c2", "other", 5, 20);
+		attempt("c0", 500, 520);
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).isZero();
+		assertThat(report.sections()).isEqualTo(3);
+		assertThat(report.excusedOverlaps()).isZero();
+		assertThat(report.details()).isEmpty();
+	}
+
+	@Test
+	void overlappingSectionsWhoseStaleHolderWasNeverToldAreAnOverlap() {
+		section("a", "c0", "k", 10, 1, 10, Release.RELEASED);
+		section("b", "c1", "k", 11, 5, 12, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isOne();
+		assertThat(report.details()).singleElement().asString().contains("overlaps", "never told");
+	}
+
+	@Test
+	void overlapWhoseStaleHolderGotALostNoticeIsExcused() {
+		section("a", "c0", "k", 10, 1, 10, Release.UNCONFIRMED);
+		section("b", "c1", "k", 11, 5, 12, Release.RELEASED);
+		this.lost.add(new LostNotice("c0", "k", 10));
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isZero();
+		assertThat(report.excusedOverlaps()).isOne();
+		assertThat(report.lostSections()).isOne();
+	}
+
+	@Test
+	void overlapWhoseStaleHolderFoundItsReleaseMismatchedIsExcused() {
+		section("a", "c0", "k", 10, 1, 10, Release.MISMATCH);
+		section("b", "c1", "k", 11, 5, 12, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isZero();
+		assertThat(report.excusedOverlaps()).isOne();
+	}
+
+	@Test
+	void overlapIsNotExcusedWhenOnlyTheNewerHolderWasToldItLostTheLock() {
+		section("a", "c0", "k", 10, 1, 10, Release.RELEASED);
+		section("b", "c1", "k", 11, 5, 12, Release.MISMATCH);
+		assertThat(check().count(Violation.OVERLAP)).isOne();
+	}
+
+	@Test
+	void staleSectionOverlappedBySeveralLaterOnesCountsOnce() {
+		section("a", "c0", "k", 10, 1, 100, Release.RELEASED);
+		section("b", "c1", "k", 11, 5, 8, Release.RELEASED);
+		section("c", "c2", "k", 12, 9, 12, Release.RELEASED);
+		section("d", "c2", "other", 13, 9, 12, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isOne();
+		assertThat(report.details()).singleElement().asString().contains("a (token 10", "b (token 11");
+	}
+
+	@Test
+	void everyOverlappedStaleSectionCounts() {
+		section("a", "c0", "k", 10, 1, 6, Release.RELEASED);
+		section("b", "c1", "k", 11, 5, 20, Release.RELEASED);
+		section("c", "c2", "k", 12, 9, 30, Release.RELEASED);
+		assertThat(check().count(Violation.OVERLAP)).isEqualTo(2);
+	}
+
+	@Test
+	void openSectionOfAKilledClientEndsAtTheKill() {
+		section("a", "c0", "k", 10, 1, -1, Release.NONE);
+		section("b", "c1", "k", 11, 20, 30, Release.RELEASED);
+		this.killed.put("c0", 15L);
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).isZero();
+	}
+
+	@Test
+	void openSectionOfAClientThatWasNotKilledOverlapsEverythingAfterItAndIsALeak() {
+		section("a", "c0", "k", 10, 1, -1, Release.NONE);
+		section("b", "c1", "k", 11, 20, 30, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isOne();
+		assertThat(report.count(Violation.LEAK)).isOne();
+	}
+
+	@Test
+	void sectionsWithTheSameTokenAreDuplicateTokens() {
+		section("a", "c0", "k", 10, 1, 2, Release.RELEASED);
+		section("b", "c1", "k", 10, 3, 4, Release.RELEASED);
+		section("c", "c1", "other", 10, 5, 6, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.count(Violation.DUPLICATE_TOKEN)).isOne();
+		assertThat(report.count(Violation.TOKEN_REGRESSION)).isZero();
+	}
+
+	@Test
+	void storageSeeingOneTokenFromTwoHoldersIsADuplicateToken() {
+		this.ops.add(op(1, "read", "k", "a", 10, true, 0, true, 0, 0));
+		assertThat(check().count(Violation.DUPLICATE_TOKEN)).isOne();
+	}
+
+	@Test
+	void laterSectionWithALowerTokenIsATokenRegressionUnlessItsHolderWasToldItLostTheLock() {
+		section("a", "c0", "k", 20, 1, 2, Release.RELEASED);
+		section("b", "c1", "k", 10, 3, 4, Release.RELEASED);
+		assertThat(check().count(Violation.TOKEN_REGRESSION)).isOne();
+		this.sections.clear();
+		section("a", "c0", "k", 20, 1, 2, Release.RELEASED);
+		section("b", "c1", "k", 10, 3, 4, Release.MISMATCH);
+		assertThat(check().count(Violation.TOKEN_REGRESSION)).isZero();
+	}
+
+	@Test
+	void fencedOperationAcceptedWithALowerTokenIsOutOfOrder() {
+		this.ops.add(op(1, "read", "k", "b", 11, true, 0, false, 0, 0));
+		this.ops.add(op(2, "write", "k", "b", 11, true, 0, false, 0, 1));
+		this.ops.add(op(3, "write", "k", "a", 10, true, 1, false, 1, 2));
+		CheckReport report = check();
+		assertThat(report.count(Violation.OUT_OF_ORDER)).isOne();
+		assertThat(report.details()).singleElement().asString().contains("token 10 after token 11");
+	}
+
+	@Test
+	void storageOperationsAreCheckedInSequenceOrderWhateverTheirListOrder() {
+		this.ops.add(op(2, "write", "k", "b", 11, true, 0, false, 0, 1));
+		this.ops.add(op(1, "write", "k", "a", 10, true, 0, false, 0, 1));
+		CheckReport report = check();
+		assertThat(report.count(Violation.OUT_OF_ORDER)).isZero();
+		assertThat(report.count(Violation.LOST_UPDATE)).isZero();
+	}
+
+	@Test
+	void rejectedStaleWriteIsCountedAndIsNoViolation() {
+		this.ops.add(op(1, "write", "k", "b", 11, true, 0, false, 0, 1));
+		this.ops.add(op(2, "write", "k", "a", 10, false, 0, false, 0, 1));
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).isZero();
+		assertThat(report.staleRejected()).isOne();
+	}
+
+	@Test
+	void fencedWriteOverwritingAnUpdateItDidNotReadIsALostUpdate() {
+		this.ops.add(op(1, "write", "k", "a", 10, true, 5, false, 4, 5));
+		assertThat(check().count(Violation.LOST_UPDATE)).isOne();
+	}
+
+	@Test
+	void unfencedLostUpdateIsMeasuredNotAViolation() {
+		this.ops.add(op(1, "plain-write", "k", "a", 10, true, 5, false, 4, 5));
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).isZero();
+		assertThat(report.unfencedLostUpdates()).isOne();
+	}
+
+	@Test
+	void lockKeysLeftInRedisAreLeaks() {
+		this.leftKeys.add("lock:k");
+		CheckReport report = check();
+		assertThat(report.count(Violation.LEAK)).isOne();
+		assertThat(report.summary("s", 0, EnumSet.noneOf(Violation.class))).contains("leaked=1");
+	}
+
+	@Test
+	void sectionNeverReleasedByAKilledClientIsNoLeak() {
+		section("a", "c0", "k", 10, 1, -1, Release.NONE);
+		this.killed.put("c0", 5L);
+		assertThat(check().count(Violation.LEAK)).isZero();
+	}
+
+	@Test
+	void attemptLongerThanItsWaitTimePlusToleranceIsALateWaiter() {
+		attempt("c0", 500, 650);
+		attempt("c0", 500, 590);
+		CheckReport report = check();
+		assertThat(report.count(Violation.LATE_WAITER)).isOne();
+		assertThat(report.maxWaitOvershootMillis()).isEqualTo(150);
+	}
+
+	@Test
+	void timeTheWaitersJvmDidNotRunIsNotCountedOnceEach() {
+		attempt("c0", 500, 900);
+		// 350ms of overlapping windows (100-400 and 300-450) inside the attempt, and one
+		// of another client.
+		this.frozen.add(new Window("c0", 100 * MS, 400 * MS));
+		this.frozen.add(new Window("c0", 300 * MS, 450 * MS));
+		this.frozen.add(new Window("c1", 0, 900 * MS));
+		CheckReport report = check();
+		assertThat(report.count(Violation.LATE_WAITER)).isZero();
+		assertThat(report.maxWaitOvershootMillis()).isEqualTo(50);
+		this.frozen.remove(0);
+		assertThat(check().count(Violation.LATE_WAITER)).isOne();
+	}
+
+	@Test
+	void kindsThatAreNotGuaranteedAreReportedButDoNotCount() {
+		section("a", "c0", "k", 10, 1, 10, Release.RELEASED);
+		section("b", "c1", "k", 11, 5, 12, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.of(Violation.OVERLAP))).isZero();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).isOne();
+		assertThat(report.summary("restart", 3, EnumSet.of(Violation.OVERLAP)))
+			.startsWith("SCENARIO restart: ops=2 faults=3 violations=0 leaked=0 (overlaps=1 [not guaranteed], ");
+	}
+
+	private CheckReport check() {
+		return this.checker.check(new History(this.sections, this.ops, this.attempts, this.lost, this.killed,
+				this.frozen, this.leftKeys));
+	}
+
+	private void section(String holder, String client, String key, long token, long enter, long exit, Release release) {
+		this.sections.add(new Section(holder, client, key, token, enter, exit, release));
+	}
+
+	/**
+	 * A released section with its fenced read and write at enter+1 and enter+2.
+	 */
+	private void fencedSection(String holder, String client, String key, long token, long enter) {
+		section(holder, client, key, token, enter, enter + 3, Release.RELEASED);
+		long counter = this.ops.stream().filter((op) -> op.key().equals(key) && "write".equals(op.op())).count();
+		this.ops.add(op(enter + 1, "read", key, holder, token, true, counter, false, 0, 0));
+		this.ops.add(op(enter + 2, "write", key, holder, token, true, counter, false, counter, counter + 1));
+	}
+
+	private void attempt(String client, long waitMillis, long tookMillis) {
+		this.attempts.add(new Attempt(client, "k", "template", waitMillis * MS, 0, tookMillis * MS, "busy"));
+	}
+
+	private static StorageOp op(long seq, String op, String key, String holder, long token, boolean accepted,
+			long value, boolean duplicate, long expected, long written) {
+		return new StorageOp(seq, seq * 1000, op, key, holder, token, accepted, value, duplicate, expected, written);
+	}
+
+}
