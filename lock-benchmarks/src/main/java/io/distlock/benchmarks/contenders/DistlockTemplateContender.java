@@ -1,0 +1,61 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.benchmarks.contenders;
+
+import java.time.Duration;
+
+import io.distlock.LockHandle;
+import io.distlock.LockTemplate;
+
+/**
+ * distlock through {@link LockTemplate}, as auto-configured by Spring Boot: one atomic
+ * acquire script, an owner-checked release script, the lease renewed by the watchdog
+ * while held (the default), and waiting woken by release notifications.
+ */
+public final class DistlockTemplateContender implements LockContender {
+
+	private static final Duration TTL = Duration.ofSeconds(LEASE_SECONDS);
+
+	private static final Duration WAIT = Duration.ofSeconds(WAIT_SECONDS);
+
+	private final DistlockApplication application;
+
+	private final LockTemplate template;
+
+	/**
+	 * Start the application on the given Redis.
+	 * @param address the Redis
+	 */
+	public DistlockTemplateContender(RedisAddress address) {
+		this.application = DistlockApplication.start(address);
+		this.template = this.application.lockTemplate();
+	}
+
+	@Override
+	public void withLock(String key, Runnable body) {
+		try (LockHandle lock = this.template.tryAcquire(key, TTL, WAIT)
+			.orElseThrow(() -> new IllegalStateException("Lock '" + key + "' stayed busy"))) {
+			body.run();
+		}
+	}
+
+	@Override
+	public void close() {
+		this.application.close();
+	}
+
+}

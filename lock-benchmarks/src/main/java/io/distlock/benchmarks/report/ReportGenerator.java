@@ -1,0 +1,586 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.benchmarks.report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.distlock.benchmarks.BenchmarkFiles;
+import io.distlock.benchmarks.BenchmarkMain;
+import io.distlock.benchmarks.Scenario;
+import io.distlock.benchmarks.contenders.Contender;
+
+/**
+ * Writes {@code benchmarks.md} and {@code benchmarks.svg} from the results of one run:
+ * the machine line, the command, the targets with their verdicts, a table per scenario
+ * with ratios to the floor, and the chart. Every number comes from the results directory;
+ * the only hand-written text is the methodology and the analysis notes kept beside this
+ * class.
+ */
+public final class ReportGenerator {
+
+	private static final String FLOOR = Contender.LETTUCE_FLOOR.id();
+
+	private static final String TEMPLATE = Contender.DISTLOCK_TEMPLATE.id();
+
+	private static final String ANNOTATION = Contender.DISTLOCK_ANNOTATION.id();
+
+	private static final List<String> REDISSON = List.of(Contender.REDISSON_LEASE.id(),
+			Contender.REDISSON_WATCHDOG.id());
+
+	private static final List<String> RENEWING = List.of(TEMPLATE, Contender.REDISSON_WATCHDOG.id(),
+			Contender.SPRING_INTEGRATION.id());
+
+	private final ResultSet results;
+
+	private final StringBuilder md = new StringBuilder();
+
+	private ReportGenerator(ResultSet results) {
+		this.results = results;
+	}
+
+	/**
+	 * Generate the report.
+	 * @param results the results directory of a run
+	 * @param docs the directory to write {@code benchmarks.md} and {@code benchmarks.svg}
+	 * to
+	 */
+	public static void generate(Path results, Path docs) {
+		ReportGenerator generator = new ReportGenerator(ResultSet.load(results));
+		BenchmarkFiles.writeString(docs.resolve("benchmarks.md"), generator.markdown());
+		BenchmarkFiles.writeString(docs.resolve("benchmarks.svg"), generator.chart());
+	}
+
+	/**
+	 * Regenerate the report from existing results.
+	 * @param args the results directory and the docs directory
+	 */
+	public static void main(String[] args) {
+		generate(Path.of(args[0]), Path.of(args[1]));
+	}
+
+	private String markdown() {
+		JsonNode machine = this.results.machine();
+		line("# distlock benchmarks");
+		line();
+		line("How distlock compares with a hand-written lock on raw Lettuce (the floor), Redisson and Spring "
+				+ "Integration's `RedisLockRegistry`: measured side by side, in one run, on the same Redis, "
+				+ "with the contenders interleaved. Ratios are taken within this run only; the absolute numbers "
+				+ "belong to this machine.");
+		line();
+		line("**Machine:** " + machine.path("cores").asText("?") + " cores (" + machine.path("cpu").asText("?") + "), "
+				+ machine.path("memoryGiB").asText("?") + " GiB, " + machine.path("os").asText("?") + "; JVM "
+				+ machine.path("jvm").asText("?") + " (" + machine.path("jvmArgs").asText("") + "); Redis "
+				+ machine.path("redisVersion").asText("?") + " (" + machine.path("redisBinary").asText("?")
+				+ "), on loopback. A shared machine: other work ran beside the benchmark.");
+		line();
+		StringBuilder versions = new StringBuilder();
+		ResultSet.versions(machine)
+			.forEach((name, version) -> versions.append((versions.length() > 0) ? ", " : "")
+				.append(name)
+				.append(' ')
+				.append(version));
+		line("**Run:** " + machine.path("started").asText("?") + ", " + minutes(machine.path("durationSeconds"))
+				+ ", commit `" + machine.path("commit").asText("?") + "`"
+				+ (machine.path("quick").asBoolean() ? " — **a --quick smoke run: too short to quote**" : "")
+				+ ". **Versions:** " + versions + ".");
+		line();
+		line("**Reproduce** from the repository root (about 20 minutes on 2 cores; it starts its own `redis-server`s on "
+				+ "loopback through the test harness and stops them; results go to "
+				+ "`lock-benchmarks/target/benchmark-results/`, this page and the chart are rewritten):");
+		line();
+		line("```bash");
+		line(machine.path("command").asText(BenchmarkMain.COMMAND));
+		line("```");
+		line();
+		line("![distlock against the floor, Redisson and Spring Integration](benchmarks.svg)");
+		line();
+		targets();
+		uncontended();
+		breakdown();
+		distinctKeys();
+		oneKey();
+		handoff();
+		renewal();
+		redlock();
+		methodology(machine);
+		line(resource("notes.md"));
+		return this.md.toString();
+	}
+
+	private void targets() {
+		line("## Targets");
+		line();
+		line("| target | measured | verdict |");
+		line("| --- | --- | --- |");
+		String uncontended = Scenario.UNCONTENDED.id();
+		Optional<Double> floor = ratio(uncontended, TEMPLATE, FLOOR);
+		target("Uncontended 1-thread lock+unlock: LockTemplate ≥ 0.90× the raw-Lettuce floor",
+				floor.map((ratio) -> times(ratio) + " the floor"), floor.map((ratio) -> ratio >= 0.90));
+		String bestRedisson = best(uncontended, REDISSON);
+		Optional<Double> redisson = ratio(uncontended, TEMPLATE, bestRedisson);
+		target("Uncontended 1-thread lock+unlock: LockTemplate ≥ 1.0× Redisson (its faster variant)",
+				redisson.map((ratio) -> times(ratio) + " " + label(bestRedisson)),
+				redisson.map((ratio) -> ratio >= 1.0));
+		Optional<Double> annotation = ratio(uncontended, ANNOTATION, TEMPLATE);
+		target("Through `@DistributedLocked`: within 5% of LockTemplate (uncontended)",
+				annotation.map((ratio) -> times(ratio) + " LockTemplate"),
+				annotation.map((ratio) -> ratio >= 0.95 && ratio <= 1.05));
+		String oneKey = Scenario.ONE_KEY.id();
+		String bestRedissonOneKey = best(oneKey, REDISSON);
+		Optional<Double> handoffs = ratio(oneKey, TEMPLATE, bestRedissonOneKey);
+		target("16 threads on one key: LockTemplate handoffs/s ≥ Redisson's (its faster variant)",
+				handoffs.map((ratio) -> times(ratio) + " " + label(bestRedissonOneKey)),
+				handoffs.map((ratio) -> ratio >= 1.0));
+		Optional<Percentiles> handoff = this.results.handoff(TEMPLATE);
+		target("Handoff latency median < 1 ms (LockTemplate)", handoff.map((p) -> "p50 " + micros(p.p50())),
+				handoff.map((p) -> p.p50() < 1000));
+		List<String> overlapping = new ArrayList<>();
+		for (Contender contender : Contender.values()) {
+			if (this.results.overlapped(oneKey, contender.id()) || this.results.handoffOverlapped(contender.id())) {
+				overlapping.add(contender.label());
+			}
+		}
+		target("Mutual exclusion: no two holders ever overlap (16 threads on one key, handoff)",
+				Optional.of(overlapping.isEmpty() ? "no overlap seen" : "OVERLAP: " + String.join(", ", overlapping)),
+				Optional.of(overlapping.isEmpty()));
+		line();
+	}
+
+	private void target(String target, Optional<String> measured, Optional<Boolean> met) {
+		String verdict = met.map((ok) -> ok ? "met" : "**missed**, see [analysis](#analysis)").orElse("not measured");
+		line("| " + target + " | " + measured.orElse("—") + " | " + verdict + " |");
+	}
+
+	private void uncontended() {
+		String scenario = Scenario.UNCONTENDED.id();
+		line("## Uncontended lock+unlock, 1 thread");
+		line();
+		line("One thread locks and unlocks one key that nobody else wants; nothing runs under the lock. "
+				+ "Latency is the whole lock+unlock as the caller sees it. Allocation is JMH's `-prof gc` "
+				+ "(`gc.alloc.rate.norm`): bytes allocated per lock+unlock by all threads of the JVM, the "
+				+ "client's I/O threads included.");
+		line();
+		line("| contender | lock+unlock/s | × floor | p50 | p99 | p99.9 | CPU per lock+unlock: JVM / Redis "
+				+ "| Redis commands per lock+unlock | allocated per lock+unlock | × floor |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+		Optional<Summary> floorAllocation = this.results.allocation(scenario, FLOOR);
+		for (Contender contender : Contender.values()) {
+			String id = contender.id();
+			Optional<Percentiles> latency = this.results.latencies(scenario, id);
+			Optional<Summary> allocation = this.results.allocation(scenario, id);
+			line("| " + contender.label() + " | " + throughputCell(scenario, id) + " | "
+					+ ratio(scenario, id, FLOOR).map(ReportGenerator::times).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p50())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p99())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p999())).orElse("—") + " | " + cpuCell(scenario, id) + " | "
+					+ commandsCell(scenario, id) + " | " + allocation.map((a) -> bytes(a.mean())).orElse("—") + " | "
+					+ allocation.flatMap((a) -> floorAllocation.map((f) -> times(a.mean() / f.mean()))).orElse("—")
+					+ " |");
+		}
+		line();
+	}
+
+	private void breakdown() {
+		String scenario = Scenario.BREAKDOWN.id();
+		if (this.results.runs(scenario, "floor") == 0) {
+			return;
+		}
+		line("### Where distlock's uncontended time goes");
+		line();
+		line("`CostBreakdownBenchmark`, one fork per row, in the same run: from the floor to the full "
+				+ "`LockTemplate`, one layer at a time. Throughput on this machine is noisy; CPU and allocation "
+				+ "per lock+unlock are the steadier measures of what each layer adds.");
+		line();
+		line("| layer | lock+unlock/s | CPU per lock+unlock: JVM / Redis | Redis commands per lock+unlock "
+				+ "| allocated per lock+unlock |");
+		line("| --- | ---: | ---: | ---: | ---: |");
+		Map<String, String> layers = new LinkedHashMap<>();
+		layers.put("floor", "raw Lettuce, `SET NX PX` + `EVALSHA` compare-and-delete (the floor)");
+		layers.put("floor-spring-data", "the same two commands through `StringRedisTemplate`");
+		layers.put("scripts-lettuce", "distlock's `acquire.lua` + `release.lua` on raw Lettuce, nobody subscribed");
+		layers.put("client", "`RedisLockClient` (the scripts through `StringRedisTemplate`), nobody subscribed");
+		layers.put("client-in-app",
+				"`RedisLockClient` in the Boot application, whose release subscription " + "receives every release");
+		layers.put("template-no-renew", "`LockTemplate`, `withAutoRenew(false)`, wait 10 s");
+		layers.put("template-wait-zero", "`LockTemplate`, auto-renew, wait 0 (tries once: no waiter registered)");
+		layers.put("template", "`LockTemplate` as published: auto-renew, wait 10 s");
+		layers.forEach((variant,
+				description) -> line("| " + description + " | " + throughputCell(scenario, variant) + " | "
+						+ cpuCell(scenario, variant) + " | " + commandsCell(scenario, variant) + " | "
+						+ this.results.allocation(scenario, variant).map((a) -> bytes(a.mean())).orElse("—") + " |"));
+		line();
+	}
+
+	private void distinctKeys() {
+		String scenario = Scenario.DISTINCT_KEYS.id();
+		line("## 16 threads, distinct keys");
+		line();
+		line("Sixteen threads share one instance of the contender (one application), each locking and unlocking "
+				+ "a key of its own: how many uncontended locks per second one client sustains.");
+		line();
+		line("| contender | lock+unlock/s | × floor | p50 | p99 | p99.9 | CPU per lock+unlock: JVM / Redis "
+				+ "| Redis commands per lock+unlock |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+		for (Contender contender : Contender.values()) {
+			String id = contender.id();
+			Optional<Percentiles> latency = this.results.latencies(scenario, id);
+			line("| " + contender.label() + " | " + throughputCell(scenario, id) + " | "
+					+ ratio(scenario, id, FLOOR).map(ReportGenerator::times).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p50())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p99())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p999())).orElse("—") + " | " + cpuCell(scenario, id) + " | "
+					+ commandsCell(scenario, id) + " |");
+		}
+		line();
+	}
+
+	private void oneKey() {
+		String scenario = Scenario.ONE_KEY.id();
+		String bestRedisson = best(scenario, REDISSON);
+		line("## 16 threads, one key");
+		line();
+		line("Sixteen threads of one application all lock the same key, do about a microsecond of work under it "
+				+ "and unlock: every lock+unlock is a handoff. Time to acquire runs from the call to the moment "
+				+ "the body starts. Every holder checks that it is alone under the lock; an overlap fails the "
+				+ "trial and is shown here as FAILED, never as a number.");
+		line();
+		line("| contender | handoffs/s | × floor | × " + label(bestRedisson)
+				+ " | time to acquire p50 | p99 | p99.9 | CPU per handoff: JVM / Redis | Redis commands per handoff "
+				+ "| mutual exclusion |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+		for (Contender contender : Contender.values()) {
+			String id = contender.id();
+			boolean overlapped = this.results.overlapped(scenario, id);
+			Optional<Percentiles> latency = this.results.latencies(scenario, id);
+			line("| " + contender.label() + " | " + (overlapped ? "FAILED" : throughputCell(scenario, id)) + " | "
+					+ ratio(scenario, id, FLOOR).map(ReportGenerator::times).orElse("—") + " | "
+					+ ratio(scenario, id, bestRedisson).map(ReportGenerator::times).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p50())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p99())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p999())).orElse("—") + " | " + cpuCell(scenario, id) + " | "
+					+ commandsCell(scenario, id) + " | "
+					+ (overlapped ? "**OVERLAP: FAILED**" : (this.results.runs(scenario, id) > 0)
+							? "no overlap in " + this.results.forks(scenario, id) + " fork(s)" : "—")
+					+ " |");
+		}
+		line();
+		line("The floor has no waiting strategy: a busy lock is retried at once, so its number is a spin loop "
+				+ "on one connection, not a design to copy. Spring Integration serializes the threads of one "
+				+ "registry on a local `ReentrantLock` per key before they go to Redis.");
+		line();
+	}
+
+	private void handoff() {
+		line("## Handoff latency");
+		line();
+		line("Two instances of the contender (two applications, each with its own connections and release "
+				+ "subscription) take turns on one key. The waiter calls the lock; the holder keeps it 3 ms more "
+				+ "so that the waiter finds it busy and parks, then releases. Latency runs from the start of the "
+				+ "release call to the moment the waiter's body starts: the release's round trip, the "
+				+ "notification, and the waiter's acquire.");
+		line();
+		line("| contender | p50 | p99 | p99.9 | max | × floor (p50) | handoffs measured |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+		Optional<Percentiles> floor = this.results.handoff(FLOOR);
+		for (Contender contender : Contender.values()) {
+			String id = contender.id();
+			Optional<Percentiles> latency = this.results.handoff(id);
+			if (this.results.handoffOverlapped(id)) {
+				line("| " + contender.label() + " | **OVERLAP: FAILED** | | | | | |");
+				continue;
+			}
+			line("| " + contender.label() + " | " + latency.map((p) -> micros(p.p50())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p99())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p999())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.max())).orElse("—") + " | "
+					+ latency.flatMap((p) -> floor.map((f) -> times(p.p50() / f.p50()))).orElse("—") + " | "
+					+ latency.map((p) -> String.format(Locale.ROOT, "%,d", p.count())).orElse("—") + " |");
+		}
+		line();
+		line("The floor spins (`SET NX` again at once), so it sees the release within a round trip, at the "
+				+ "cost of a core and of Redis commands while it waits.");
+		line();
+	}
+
+	private void renewal() {
+		line("## Renewal cost: 10,000 held locks");
+		line();
+		line("One JVM holds many locks with a 3 s lease while its watchdog renews each every 1 s (a third of "
+				+ "the lease, the default ratio of all three). JVM CPU is the process CPU time of the renewing "
+				+ "JVM over the window, in % of one core; Redis commands count every command Redis processed "
+				+ "(`total_commands_processed`, which includes the commands scripts run), scripts the "
+				+ "`EVAL`/`EVALSHA` calls (`INFO commandstats`); Redis CPU is its user+system time. The idle "
+				+ "column is the same client before it took any lock.");
+		line();
+		line("| contender | locks | JVM CPU (% of a core) | Redis commands/s | scripts/s | Redis CPU | still held after | idle: JVM CPU, Redis commands/s |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+		for (String id : RENEWING) {
+			Optional<JsonNode> measured = this.results.renewal(id);
+			if (measured.isEmpty()) {
+				line("| " + label(id) + " | — | — | — | — | — | — | — |");
+				continue;
+			}
+			JsonNode node = measured.get();
+			JsonNode held = node.path("held");
+			JsonNode idle = node.path("idle");
+			line("| " + label(id) + " | " + String.format(Locale.ROOT, "%,d", node.path("locks").asLong()) + " | "
+					+ percent(held, "jvmCpuSeconds") + " | " + perSecond(held, "redisCommands") + " | "
+					+ perSecond(held, "redisScriptCalls") + " | " + percent(held, "redisCpuSeconds") + " | "
+					+ String.format(Locale.ROOT, "%,d", node.path("stillHeldAfter").asLong()) + " | "
+					+ percent(idle, "jvmCpuSeconds") + ", " + perSecond(idle, "redisCommands") + " |");
+		}
+		line();
+	}
+
+	private void redlock() {
+		String scenario = Scenario.REDLOCK.id();
+		line("## Redlock: 3 and 5 nodes against a single node");
+		line();
+		if (this.results.runs(scenario, "nodes-1") == 0) {
+			line("TODO: not measured in this run.");
+			line();
+			return;
+		}
+		line("Uncontended lock+unlock on 1 thread through `LockTemplate`, over `RedlockNodes` connections to 1, 3 "
+				+ "or 5 independent `redis-server`s (200 ms node timeout, clock drift factor 0.01). One node is the "
+				+ "plain single-node client; 3 and 5 are `RedlockClient`, which calls the nodes in parallel and "
+				+ "then raises the fencing counter on the majority.");
+		line();
+		line("| nodes | lock+unlock/s | × 1 node | p50 | p99 | p99.9 |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: |");
+		for (String nodes : List.of("1", "3", "5")) {
+			String key = "nodes-" + nodes;
+			Optional<Percentiles> latency = this.results.latencies(scenario, key);
+			line("| " + nodes + " | " + throughputCell(scenario, key) + " | "
+					+ ratio(scenario, key, "nodes-1").map(ReportGenerator::times).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p50())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p99())).orElse("—") + " | "
+					+ latency.map((p) -> micros(p.p999())).orElse("—") + " |");
+		}
+		line();
+	}
+
+	private void methodology(JsonNode machine) {
+		line("## How it is measured");
+		line();
+		line("- **One run, one Redis, interleaved.** `BenchmarkMain` starts one `redis-server` through the test "
+				+ "harness (`io.distlock.test.RedisServer`, loopback, no persistence) and runs every contender "
+				+ "against it; each round runs one JMH fork of every contender in turn, the second round in "
+				+ "reverse order, with `FLUSHALL` before each. Redlock runs last on five further servers.");
+		line("- **JMH** " + machine.path("versions").path("JMH").asText("") + ", throughput mode. Uncontended: "
+				+ machine.path("jmh.uncontended").asText("?") + "; distinct keys and one key: "
+				+ machine.path("jmh.one-key").asText(machine.path("jmh.distinct-keys").asText("?")) + "; Redlock: "
+				+ machine.path("jmh.redlock").asText("?")
+				+ ". A score is the mean of all measured iterations of all forks, ± the half-width of its 99.9% "
+				+ "confidence interval.");
+		line("- **CPU per operation:** the process CPU time of the benchmark JVM (all threads: the client's I/O "
+				+ "threads, the release subscription, the watchdog, GC and JIT) and the user+system CPU time of "
+				+ "Redis (`INFO cpu`), summed over the measured iterations and divided by their operations. On "
+				+ "a shared machine this cost moves far less than throughput does. Redis commands per operation "
+				+ "come from `total_commands_processed` over the same iterations and count the commands that "
+				+ "scripts run.");
+		line("- **Latencies** are recorded around every operation into an HdrHistogram (3 significant digits) "
+				+ "during the measured iterations only, and merged over the forks.");
+		line("- **The same work for everyone:** lease 30 s, wait up to 10 s, a new random owner per "
+				+ "acquisition. distlock as Spring Boot auto-configures it (one shared Lettuce connection, "
+				+ "watchdog on, release notifications on); `@DistributedLocked(key = \"#key\", ttl = \"30s\", "
+				+ "waitTime = \"10s\")` on a bean method of the same application. Redisson with its default "
+				+ "configuration (`tryLock(10, 30, SECONDS)` for the lease variant, `tryLock(10, SECONDS)` for the "
+				+ "watchdog). Spring Integration `RedisLockRegistry` in its pub/sub mode (waiters woken by a "
+				+ "release message; its default spin mode polls every 100 ms) on a Lettuce connection factory "
+				+ "like Boot's. The floor: one Lettuce connection, `SET key uuid NX PX 30000` and an `EVALSHA` "
+				+ "compare-and-delete.");
+		line("- **Handoff latency:** " + machine.path("handoff").asText("?") + ". **Renewal:** "
+				+ machine.path("renewal").asText("?") + ".");
+		line("- **Netty:** Redisson 3.52.0 is built against Netty 4.1; it runs here on the Netty that the Spring "
+				+ "Boot BOM manages (" + machine.path("versions").path("Netty").asText("?")
+				+ "), shared with Lettuce, as in a Boot application.");
+		line();
+	}
+
+	private String chart() {
+		JsonNode machine = this.results.machine();
+		String jvm = machine.path("jvm").asText("?");
+		SvgChart chart = new SvgChart("distlock vs the raw-Lettuce floor, Redisson and Spring Integration",
+				machine.path("cores").asText("?") + " cores · JDK " + jvm.substring(jvm.lastIndexOf(' ') + 1)
+						+ " · Redis " + machine.path("redisVersion").asText("?") + " · one run, "
+						+ machine.path("started").asText("").replace('T', ' ').replace("Z", " UTC")
+						+ " · ratios to the floor; higher is better unless noted");
+		throughputPanel(chart.panel("Uncontended lock+unlock, 1 thread (ops/s)"), Scenario.UNCONTENDED.id());
+		throughputPanel(chart.panel("16 threads, distinct keys (ops/s)"), Scenario.DISTINCT_KEYS.id());
+		throughputPanel(chart.panel("16 threads, one key (handoffs/s)"), Scenario.ONE_KEY.id());
+		SvgChart.Panel handoff = chart.panel("Handoff latency, median (µs, lower is better)");
+		Optional<Percentiles> floor = this.results.handoff(FLOOR);
+		for (Contender contender : Contender.values()) {
+			this.results.handoff(contender.id())
+				.ifPresent((p) -> handoff.bar(contender.label(), p.p50(),
+						micros(p.p50()) + floor.map((f) -> " (" + times(p.p50() / f.p50()) + " floor)").orElse(""),
+						color(contender.id())));
+		}
+		SvgChart.Panel renewal = chart.panel("Renewing 10,000 held locks: JVM CPU (% of a core, lower is better)");
+		for (String id : RENEWING) {
+			this.results.renewal(id).ifPresent((node) -> {
+				double cpu = 100 * node.path("held").path("jvmCpuSeconds").asDouble()
+						/ node.path("held").path("windowSeconds").asDouble();
+				renewal.bar(label(id), cpu, String.format(Locale.ROOT, "%.1f%%, Redis %s commands/s", cpu,
+						perSecond(node.path("held"), "redisCommands")), color(id));
+			});
+		}
+		SvgChart.Panel redlock = chart.panel("distlock over 1, 3 and 5 Redis nodes (Redlock), 1 thread (ops/s)");
+		Optional<Summary> single = this.results.throughput(Scenario.REDLOCK.id(), "nodes-1");
+		for (String nodes : List.of("1", "3", "5")) {
+			this.results.throughput(Scenario.REDLOCK.id(), "nodes-" + nodes)
+				.ifPresent((s) -> redlock.bar(nodes + ((nodes.equals("1")) ? " node" : " nodes (Redlock)"), s.mean(),
+						ops(s.mean())
+								+ single.map((one) -> " (" + times(s.mean() / one.mean()) + " 1 node)").orElse(""),
+						nodes.equals("1") ? "#1f77b4" : nodes.equals("3") ? "#4a9fd8" : "#8cc4ea"));
+		}
+		return chart.render();
+	}
+
+	private void throughputPanel(SvgChart.Panel panel, String scenario) {
+		for (Contender contender : Contender.values()) {
+			String id = contender.id();
+			if (this.results.overlapped(scenario, id)) {
+				panel.bar(contender.label(), 0, "FAILED: overlapping holders", "#000000");
+				continue;
+			}
+			this.results.throughput(scenario, id)
+				.ifPresent((s) -> panel.bar(contender.label(), s.mean(),
+						ops(s.mean()) + ratio(scenario, id, FLOOR).map((r) -> " (" + times(r) + " floor)").orElse(""),
+						color(id)));
+		}
+	}
+
+	private String throughputCell(String scenario, String key) {
+		if (this.results.runs(scenario, key) == 0) {
+			return "—";
+		}
+		return this.results.throughput(scenario, key)
+			.map((s) -> ops(s.mean()) + (Double.isNaN(s.error()) ? "" : " ± " + ops(s.error())))
+			.orElse("FAILED");
+	}
+
+	private String cpuCell(String scenario, String key) {
+		return this.results.cpu(scenario, key)
+			.map((cpu) -> String.format(Locale.ROOT, "%.0f / %.0f µs", cpu.jvm(), cpu.redis()))
+			.orElse("—");
+	}
+
+	private String commandsCell(String scenario, String key) {
+		return this.results.cpu(scenario, key)
+			.filter((cpu) -> cpu.commands() > 0)
+			.map((cpu) -> String.format(Locale.ROOT, "%.1f", cpu.commands()))
+			.orElse("—");
+	}
+
+	private Optional<Double> ratio(String scenario, String key, String baseline) {
+		return this.results.throughput(scenario, key)
+			.flatMap((s) -> this.results.throughput(scenario, baseline).map((b) -> s.mean() / b.mean()));
+	}
+
+	private String best(String scenario, List<String> candidates) {
+		Function<String, Double> score = (id) -> this.results.throughput(scenario, id).map(Summary::mean).orElse(-1.0);
+		String best = candidates.get(0);
+		for (String candidate : candidates) {
+			if (score.apply(candidate) > score.apply(best)) {
+				best = candidate;
+			}
+		}
+		return best;
+	}
+
+	private static String label(String id) {
+		return Contender.of(id).label();
+	}
+
+	private static String color(String id) {
+		return switch (id) {
+			case "lettuce-floor" -> "#9e9e9e";
+			case "distlock-template" -> "#1f77b4";
+			case "distlock-annotation" -> "#5aa6dc";
+			case "redisson-lease" -> "#d62728";
+			case "redisson-watchdog" -> "#ee8a8b";
+			default -> "#2ca02c";
+		};
+	}
+
+	private static String ops(double value) {
+		return String.format(Locale.ROOT, "%,.0f", value);
+	}
+
+	private static String times(double ratio) {
+		return String.format(Locale.ROOT, "%.2f×", ratio);
+	}
+
+	private static String micros(double micros) {
+		if (micros >= 10_000) {
+			return String.format(Locale.ROOT, "%,.1f ms", micros / 1000);
+		}
+		return String.format(Locale.ROOT, (micros >= 100) ? "%,.0f µs" : "%.1f µs", micros);
+	}
+
+	private static String bytes(double bytes) {
+		return String.format(Locale.ROOT, "%,.0f B", bytes);
+	}
+
+	private static String percent(JsonNode window, String field) {
+		double seconds = window.path("windowSeconds").asDouble();
+		return (seconds > 0) ? String.format(Locale.ROOT, "%.1f%%", 100 * window.path(field).asDouble() / seconds)
+				: "—";
+	}
+
+	private static String perSecond(JsonNode window, String field) {
+		double seconds = window.path("windowSeconds").asDouble();
+		return (seconds > 0) ? String.format(Locale.ROOT, "%,.0f", window.path(field).asDouble() / seconds) : "—";
+	}
+
+	private static String minutes(JsonNode seconds) {
+		return seconds.isMissingNode() ? "?" : String.format(Locale.ROOT, "%.1f min", seconds.asDouble() / 60);
+	}
+
+	private static String resource(String name) {
+		try (InputStream input = ReportGenerator.class.getResourceAsStream(name)) {
+			return (input != null) ? new String(input.readAllBytes(), StandardCharsets.UTF_8) : "";
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private void line(String text) {
+		this.md.append(text).append('\n');
+	}
+
+	private void line() {
+		this.md.append('\n');
+	}
+
+}
