@@ -419,6 +419,12 @@ public final class ReportGenerator {
 				+ "compare-and-delete.");
 		line("- **Handoff latency:** " + machine.path("handoff").asText("?") + ". **Renewal:** "
 				+ machine.path("renewal").asText("?") + ".");
+		line("- **Other ways to run it:** `java -jar lock-benchmarks/target/benchmarks.jar --quick` is a smoke run of "
+				+ "a few minutes that writes only below `target/`; `--only=one-key,handoff` runs some steps "
+				+ "(uncontended, distinct-keys, one-key, breakdown, handoff, renewal, redlock); `--report-only` "
+				+ "rewrites this page from the last results. Single benchmarks run through JMH's own main, for "
+				+ "example with a profiler: `java -cp lock-benchmarks/target/benchmarks.jar org.openjdk.jmh.Main "
+				+ "CostBreakdown -prof gc` (each fork then starts its own `redis-server`).");
 		line("- **Netty:** Redisson 3.52.0 is built against Netty 4.1; it runs here on the Netty that the Spring "
 				+ "Boot BOM manages (" + machine.path("versions").path("Netty").asText("?")
 				+ "), shared with Lettuce, as in a Boot application.");
