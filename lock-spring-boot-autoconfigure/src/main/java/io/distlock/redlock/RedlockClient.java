@@ -109,17 +109,14 @@ public class RedlockClient implements LockClient, AutoCloseable {
 		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.tryAcquire(key, ownerToken, ttl));
 		List<RedisLockClient> holding = new ArrayList<>();
 		long token = 0;
-		int answered = 0;
 		Duration busyFor = null;
 		for (int i = 0; i < replies.size(); i++) {
 			Object reply = replies.get(i);
 			if (reply instanceof AcquireResult.Acquired acquired) {
 				holding.add(this.nodes.get(i));
 				token = Math.max(token, acquired.fencingToken());
-				answered++;
 			}
 			else if (reply instanceof AcquireResult.Busy busy) {
-				answered++;
 				if (busy.remainingTtl() != null && (busyFor == null || busy.remainingTtl().compareTo(busyFor) < 0)) {
 					busyFor = busy.remainingTtl();
 				}
@@ -135,10 +132,7 @@ public class RedlockClient implements LockClient, AutoCloseable {
 			}
 		}
 		releaseQuietly(key, ownerToken);
-		if (answered < this.quorum) {
-			throw new LockBackendException(key, "Only " + answered + " of " + this.nodes.size()
-					+ " Redlock nodes answered for lock '" + key + "'; " + this.quorum + " are needed", null);
-		}
+		answered(key, "acquire", replies);
 		return new AcquireResult.Busy(busyFor);
 	}
 
@@ -164,18 +158,8 @@ public class RedlockClient implements LockClient, AutoCloseable {
 		}
 		long start = System.nanoTime();
 		String key = renewals.get(0).key();
-		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.renewAll(renewals));
+		List<@Nullable Object> replies = answered(key, "renew", onAllNodes(key, (node) -> node.renewAll(renewals)));
 		boolean[] renewed = new boolean[renewals.size()];
-		int answered = 0;
-		for (Object reply : replies) {
-			if (reply instanceof boolean[]) {
-				answered++;
-			}
-		}
-		if (answered < this.quorum) {
-			throw new LockBackendException(key, "Only " + answered + " of " + this.nodes.size()
-					+ " Redlock nodes answered the renewal of " + renewals.size() + " lock(s)", null);
-		}
 		for (int i = 0; i < renewed.length; i++) {
 			int confirmed = 0;
 			for (Object reply : replies) {
