@@ -16,8 +16,8 @@
 
 package io.distlock;
 
-import java.net.URISyntaxException;
-import java.nio.file.Path;
+import java.net.URL;
+import java.util.List;
 import java.util.Locale;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -29,6 +29,8 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
+
+import io.distlock.autoconfigure.DistLockAutoConfiguration;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 
@@ -95,15 +97,14 @@ class ArchitectureTests {
 	}
 
 	private static JavaClasses importMainClasses() {
-		try {
-			// The classes of this module only, not the tests nor the test harness that
-			// shares the io.distlock package.
-			Path mainClasses = Path.of(LockTemplate.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-			return new ClassFileImporter().importPath(mainClasses);
-		}
-		catch (URISyntaxException ex) {
-			throw new IllegalStateException(ex);
-		}
+		// The main classes of lock-core and of this module, not the tests nor the test
+		// harness that shares the io.distlock package.
+		return new ClassFileImporter()
+			.importUrls(List.of(codeSource(LockTemplate.class), codeSource(DistLockAutoConfiguration.class)));
+	}
+
+	private static URL codeSource(Class<?> type) {
+		return type.getProtectionDomain().getCodeSource().getLocation();
 	}
 
 	/**

@@ -23,7 +23,7 @@ import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.testing.RedisConnections;
+import io.distlock.test.RedisConnections;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -26,7 +26,7 @@ import io.distlock.core.LockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.testing.CriticalSections;
+import io.distlock.test.CriticalSections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

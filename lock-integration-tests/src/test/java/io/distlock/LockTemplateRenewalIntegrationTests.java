@@ -31,7 +31,7 @@ import io.distlock.core.Renewal;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.testing.RedisConnections;
+import io.distlock.test.RedisConnections;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.distlock.testing;
+package io.distlock.test;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -23,7 +23,7 @@ import java.util.UUID;
 import io.distlock.core.AcquireResult;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.RespConnection;
-import io.distlock.testing.RedisConnections;
+import io.distlock.test.RedisConnections;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

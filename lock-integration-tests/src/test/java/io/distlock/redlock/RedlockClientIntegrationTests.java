@@ -19,7 +19,7 @@ package io.distlock.redlock;
 import java.time.Duration;
 
 import io.distlock.core.LockClient;
-import io.distlock.core.LockClientContractTests;
+import io.distlock.test.LockClientContractTests;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

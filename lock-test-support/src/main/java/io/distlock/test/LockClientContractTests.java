@@ -14,12 +14,13 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
+package io.distlock.test;
 
 import java.time.Duration;
 import java.util.UUID;
 
-import io.distlock.testing.CriticalSections;
+import io.distlock.core.AcquireResult;
+import io.distlock.core.LockClient;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

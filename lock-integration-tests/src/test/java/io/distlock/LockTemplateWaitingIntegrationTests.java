@@ -29,7 +29,7 @@ import io.distlock.core.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.testing.RedisConnections;
+import io.distlock.test.RedisConnections;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -30,7 +30,6 @@ import io.lettuce.core.SocketOptions;
 import io.distlock.redis.RedisLockClient;
 
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -118,15 +117,12 @@ public final class RedlockNodes implements AutoCloseable {
 					+ "' is not a valid Redis URL: expected redis://[[user]:password@]host[:port][/database] "
 					+ "or rediss://...");
 		}
-		Assert.isTrue(uri.getSentinels().isEmpty() && uri.getSocket() == null,
-				() -> "distlock.redlock.nodes[" + index + "] must name one standalone Redis master");
-		RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(uri.getHost(), uri.getPort());
-		server.setDatabase(uri.getDatabase());
-		if (uri.getUsername() != null) {
-			server.setUsername(uri.getUsername());
-		}
-		if (uri.getPassword() != null) {
-			server.setPassword(RedisPassword.of(uri.getPassword()));
+		// Spring Data Redis maps the URL's host, port, database and credentials, on every
+		// Lettuce version it supports (Lettuce 7 removed RedisURI.getPassword()).
+		if (!(uri.getSentinels().isEmpty() && uri.getSocket() == null && LettuceConnectionFactory
+			.createRedisConfiguration(uri) instanceof RedisStandaloneConfiguration server)) {
+			throw new IllegalArgumentException(
+					"distlock.redlock.nodes[" + index + "] must name one standalone Redis master");
 		}
 		LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
 			.commandTimeout(timeout)

@@ -29,7 +29,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.testing.RedisConnections;
+import io.distlock.test.RedisConnections;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
