@@ -17,6 +17,7 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +29,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.core.AcquireResult;
+import io.distlock.core.Lease;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockAcquirer;
 import io.distlock.core.LockClient;
@@ -255,9 +257,10 @@ public class LockTemplate {
 	}
 
 	private void renew(DefaultLockHandle handle, Duration ttl, long startNanos) {
-		LeaseRenewer.Lease lease;
+		Lease lease;
 		try {
-			lease = this.renewer.register(handle.resource(), handle.ownerToken(), ttl, startNanos, handle::markLost);
+			Instant startedAt = this.renewer.getClock().instant().minusNanos(System.nanoTime() - startNanos);
+			lease = this.renewer.register(handle.resource(), handle.ownerToken(), ttl, startedAt, handle::markLost);
 		}
 		catch (RuntimeException ex) {
 			// Not renewed, the lease would run out under the caller: give the lock back.

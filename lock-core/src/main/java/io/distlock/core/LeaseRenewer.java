@@ -16,25 +16,25 @@
 
 package io.distlock.core;
 
+import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.Assert;
 
 /**
- * The watchdog: one thread that renews the leases of all held auto-renewed locks every
- * third of their ttl, so that a long task keeps its lock and a crashed holder's lock
- * expires after one ttl.
+ * The watchdog: renews the leases of all held auto-renewed locks every third of their
+ * ttl, so that a long task keeps its lock and a crashed holder's lock expires after one
+ * ttl.
  *
  * <p>
  * Leases due at about the same time are renewed together in one
@@ -42,57 +42,82 @@ import org.springframework.util.Assert;
  * lost at once; one that cannot reach the store is retried until the lease would have run
  * out, and only then reported lost. Renewal stops, with a warning, when the holder thread
  * died or was interrupted, or when the lock was held longer than the maximum hold time,
- * so a leaked lock is not renewed forever. Registering and cancelling a lease are
- * constant-time map operations, safe on virtual threads.
+ * so a leaked lock is not renewed forever.
+ *
+ * <p>
+ * The renewals run as one-shot ticks on a {@link TaskScheduler}, whose
+ * {@link TaskScheduler#getClock() clock} times every lease. By default that is a
+ * scheduler of its own, with one daemon thread and a monotonic clock that wall-clock
+ * jumps do not move. Registering and cancelling a lease are constant-time, safe on
+ * virtual threads.
+ *
+ * @see Lease
  */
-public final class LeaseRenewer implements AutoCloseable {
+public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LeaseRenewer.class);
 
-	private static final int MAX_BATCH = 1000;
+	private static final String THREAD_NAME = "distlock-lease-renewer";
 
-	private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(60);
+	private final Clock clock;
 
-	private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
-	// Marks "no lease registered since the last scan began" in earliestRegistered.
-	private static final long NONE = Long.MIN_VALUE;
-
-	private final LockClient client;
-
-	private final long maxHoldNanos;
+	private final @Nullable ThreadPoolTaskScheduler ownScheduler;
 
 	private final Set<Lease> leases = ConcurrentHashMap.newKeySet();
 
-	// The earliest due time among leases registered since the worker's last scan began:
-	// a lease registered during a scan may be missed by it, and must not be slept past.
-	private final AtomicLong earliestRegistered = new AtomicLong(NONE);
+	private final RenewalTimer timer;
 
-	private final Object lifecycleMonitor = new Object();
-
-	private volatile @Nullable Thread thread;
-
-	// When the worker means to wake up next; a new lease due sooner unparks it.
-	private volatile long wakeAt = System.nanoTime();
+	private volatile boolean running;
 
 	private volatile boolean closed;
 
 	/**
-	 * Create a renewer for the leases of the given store.
+	 * Create a renewer on a scheduler of its own: one daemon thread named
+	 * {@code distlock-lease-renewer}, and a monotonic clock.
 	 * @param client the lock store
 	 * @param maxHold how long a lock is renewed at most
 	 */
 	public LeaseRenewer(LockClient client, Duration maxHold) {
-		Assert.notNull(client, "'client' must not be null");
-		Assert.isTrue(maxHold != null && maxHold.toNanos() > 0, "'maxHold' must be positive");
-		this.client = client;
-		this.maxHoldNanos = maxHold.toNanos();
+		this(client, maxHold, defaultScheduler(), true);
 	}
 
 	/**
-	 * Start renewing a lease: first after a third of its ttl, then every third of it.
-	 * Renewal stops when the lease is cancelled, found lost, its holder (the calling
-	 * thread) ends or is interrupted, or the maximum hold time has passed.
+	 * Create a renewer on the given scheduler, timing leases with its clock.
+	 * @param client the lock store
+	 * @param maxHold how long a lock is renewed at most
+	 * @param scheduler the scheduler to run the renewals on; not shut down by
+	 * {@link #close()}
+	 */
+	public LeaseRenewer(LockClient client, Duration maxHold, TaskScheduler scheduler) {
+		this(client, maxHold, scheduler, false);
+	}
+
+	private LeaseRenewer(LockClient client, Duration maxHold, TaskScheduler scheduler, boolean ownScheduler) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.isTrue(maxHold != null && maxHold.toNanos() > 0, "'maxHold' must be positive");
+		Assert.notNull(scheduler, "'scheduler' must not be null");
+		this.ownScheduler = ownScheduler ? (ThreadPoolTaskScheduler) scheduler : null;
+		if (this.ownScheduler != null) {
+			// Creates no thread yet: the first scheduled tick does.
+			this.ownScheduler.initialize();
+		}
+		this.clock = scheduler.getClock();
+		RenewalTick tick = new RenewalTick(client, this.clock, new LeaseStopPolicy(maxHold), this.leases);
+		this.timer = new RenewalTimer(scheduler, tick::run);
+	}
+
+	/**
+	 * Return the clock that times the leases: the scheduler's clock.
+	 * @return the clock
+	 */
+	public Clock getClock() {
+		return this.clock;
+	}
+
+	/**
+	 * Start renewing a lease that starts now: first after a third of its ttl, then every
+	 * third of it. Renewal stops when the lease is cancelled, found lost, its holder (the
+	 * calling thread) ends or is interrupted, or the maximum hold time has passed.
 	 * @param key the resource name
 	 * @param ownerToken the token of the acquisition
 	 * @param ttl the lease time
@@ -101,31 +126,38 @@ public final class LeaseRenewer implements AutoCloseable {
 	 * @throws IllegalStateException if this renewer was closed
 	 */
 	public Lease register(String key, String ownerToken, Duration ttl, Runnable onLost) {
-		return register(key, ownerToken, ttl, System.nanoTime(), onLost);
+		return register(key, ownerToken, ttl, this.clock.instant(), onLost);
 	}
 
 	/**
-	 * Start renewing a lease that started at the given time: when the acquisition was
-	 * sent, since its lease ran from the moment Redis took it, a round trip before the
-	 * answer arrived.
+	 * Start renewing a lease that started at the given instant: when the acquisition was
+	 * sent, since its lease ran from the moment the store took it, a round trip before
+	 * the answer arrived. The first renewal is due a third of the ttl after it.
 	 * @param key the resource name
 	 * @param ownerToken the token of the acquisition
 	 * @param ttl the lease time
-	 * @param startNanos the {@link System#nanoTime()} at which the acquisition was sent
+	 * @param startedAt when the acquisition was sent, read from {@link #getClock()}
 	 * @param onLost called once, on the renewal thread, when the lock is found lost
 	 * @return the lease, to cancel before the lock is released
+	 * @throws IllegalStateException if this renewer was closed
 	 */
-	public Lease register(String key, String ownerToken, Duration ttl, long startNanos, Runnable onLost) {
-		Assert.state(!this.closed, () -> "Cannot renew lock '" + key + "': the lease renewer was closed");
-		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), Thread.currentThread(), startNanos, onLost);
+	public Lease register(String key, String ownerToken, Duration ttl, Instant startedAt, Runnable onLost) {
+		Assert.notNull(key, "'key' must not be null");
+		Assert.notNull(ownerToken, "'ownerToken' must not be null");
+		Assert.notNull(ttl, "'ttl' must not be null");
+		Assert.notNull(startedAt, "'startedAt' must not be null");
+		Assert.notNull(onLost, "'onLost' must not be null");
+		assertOpen(key);
+		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), Thread.currentThread(), startedAt, onLost,
+				this.leases::remove);
 		this.leases.add(lease);
-		this.earliestRegistered.accumulateAndGet(lease.dueNanos, LeaseRenewer::earlier);
-		Thread current = this.thread;
-		if (current == null) {
-			start();
-		}
-		else if (lease.dueNanos - this.wakeAt < 0) {
-			LockSupport.unpark(current);
+		this.running = true;
+		this.timer.runNoLaterThan(lease.schedule().dueAt());
+		if (this.closed) {
+			// Closed meanwhile: nothing renews the lease, so the caller must not rely on
+			// it.
+			this.leases.remove(lease);
+			assertOpen(key);
 		}
 		return lease;
 	}
@@ -139,241 +171,86 @@ public final class LeaseRenewer implements AutoCloseable {
 	}
 
 	/**
-	 * Stop the renewal thread. Leases still registered are no longer renewed and expire
-	 * within their ttl; registering new ones fails.
+	 * Start renewing. Registering a lease starts the renewer as well, so calling this is
+	 * optional; a closed renewer does not start again.
+	 */
+	@Override
+	public void start() {
+		if (!this.closed) {
+			this.running = true;
+		}
+	}
+
+	/**
+	 * Stop renewing, for good: the same as {@link #close()}.
+	 */
+	@Override
+	public void stop() {
+		close();
+	}
+
+	/**
+	 * Tell whether the renewer was started, by {@link #start()} or a registration, and
+	 * not closed since.
+	 * @return whether it is running
+	 */
+	@Override
+	public boolean isRunning() {
+		return this.running && !this.closed;
+	}
+
+	/**
+	 * Return the lifecycle phase: the renewer stops after the application's own beans,
+	 * which may still hold locks, and before the connection factories it renews through.
+	 * @return {@code SmartLifecycle.DEFAULT_PHASE - 2048}
+	 */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 2048;
+	}
+
+	/**
+	 * Stop renewing. Leases still registered are no longer renewed and expire within
+	 * their ttl; registering new ones fails. A scheduler this renewer created is shut
+	 * down, one it was given is not.
 	 */
 	@Override
 	public void close() {
-		Thread current;
-		synchronized (this.lifecycleMonitor) {
-			this.closed = true;
-			current = this.thread;
+		if (this.closed) {
+			return;
 		}
-		if (current != null) {
-			LockSupport.unpark(current);
-			try {
-				current.join(TimeUnit.SECONDS.toMillis(5));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		this.closed = true;
+		this.running = false;
+		this.timer.stop();
 		if (!this.leases.isEmpty()) {
 			logger.warn("Stopped renewing " + this.leases.size()
 					+ " held lock(s) because the lease renewer was closed; they expire within their ttl");
 			this.leases.clear();
 		}
-	}
-
-	private void start() {
-		synchronized (this.lifecycleMonitor) {
-			if (this.thread == null && !this.closed) {
-				Thread thread = new Thread(this::run, "distlock-lease-renewer");
-				thread.setDaemon(true);
-				thread.start();
-				this.thread = thread;
-			}
+		if (this.ownScheduler != null) {
+			this.ownScheduler.shutdown();
 		}
 	}
 
-	private void run() {
-		while (!this.closed) {
-			long next;
-			try {
-				next = renewDueLeases();
-			}
-			catch (RuntimeException ex) {
-				// Never let the one renewal thread die: every held lock depends on it.
-				logger.warn("Lease renewal failed unexpectedly; retrying", ex);
-				next = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-			}
-			// Published before reading earliestRegistered, while register() does the
-			// opposite: either this worker sees the new lease, or register() sees this
-			// wake-up time and unparks it.
-			this.wakeAt = next;
-			long registered = this.earliestRegistered.get();
-			if (registered != NONE && registered - next < 0) {
-				next = registered;
-				this.wakeAt = next;
-			}
-			long sleep = next - System.nanoTime();
-			if (sleep > 0 && !this.closed) {
-				LockSupport.parkNanos(this, sleep);
-			}
-		}
+	private void assertOpen(String key) {
+		Assert.state(!this.closed, () -> "Cannot renew lock '" + key + "': the lease renewer was closed");
 	}
 
-	/**
-	 * Renew the leases that are due and return when the next one will be.
-	 */
-	private long renewDueLeases() {
-		this.earliestRegistered.set(NONE);
-		long now = System.nanoTime();
-		List<Lease> due = new ArrayList<>();
-		long next = now + IDLE_NANOS;
-		for (Lease lease : this.leases) {
-			if (shouldStop(lease, now)) {
-				this.leases.remove(lease);
-			}
-			else if (lease.isDue(now)) {
-				due.add(lease);
-			}
-			else {
-				next = earlier(next, lease.dueNanos);
-			}
-		}
-		for (int from = 0; from < due.size(); from += MAX_BATCH) {
-			renew(due.subList(from, Math.min(due.size(), from + MAX_BATCH)));
-		}
-		for (Lease lease : due) {
-			next = earlier(next, lease.dueNanos);
-		}
-		return next;
-	}
-
-	private boolean shouldStop(Lease lease, long now) {
-		if (lease.cancelled) {
-			return true;
-		}
-		String reason = null;
-		if (!lease.holder.isAlive()) {
-			reason = "its holder thread '" + lease.holder.getName() + "' ended without releasing it";
-		}
-		else if (lease.holder.isInterrupted()) {
-			reason = "its holder thread '" + lease.holder.getName() + "' was interrupted";
-		}
-		else if (now - lease.startNanos - this.maxHoldNanos > 0) {
-			reason = "it was held longer than the maximum hold time of "
-					+ TimeUnit.NANOSECONDS.toMillis(this.maxHoldNanos) + "ms";
-		}
-		if (reason == null) {
-			return false;
-		}
-		logger.warn("Stopped renewing lock '" + lease.renewal.key() + "' because " + reason
-				+ "; it expires within its ttl of " + lease.renewal.ttl().toMillis() + "ms");
-		return true;
-	}
-
-	private void renew(List<Lease> due) {
-		// A lease cancelled since the scan is left out: its lock is being released.
-		List<Lease> batch = new ArrayList<>(due.size());
-		List<Renewal> renewals = new ArrayList<>(due.size());
-		for (Lease lease : due) {
-			if (!lease.cancelled) {
-				batch.add(lease);
-				renewals.add(lease.renewal);
-			}
-		}
-		if (batch.isEmpty()) {
-			return;
-		}
-		long sentAt = System.nanoTime();
-		boolean[] renewed;
-		try {
-			renewed = this.client.renewAll(renewals);
-			Assert.state(renewed.length == batch.size(), "Expected one answer per renewal");
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Renewal of " + batch.size() + " lock(s) failed; retrying until their leases run out", ex);
-			long now = System.nanoTime();
-			batch.forEach((lease) -> retryOrLose(lease, now));
-			return;
-		}
-		int lost = 0;
-		for (int i = 0; i < renewed.length; i++) {
-			Lease lease = batch.get(i);
-			if (renewed[i]) {
-				lease.renewed(sentAt);
-			}
-			else {
-				lost++;
-				lost(lease);
-			}
-		}
-		if (logger.isDebugEnabled()) {
-			logger.debug("Renewed " + (batch.size() - lost) + " of " + batch.size() + " lease(s) in "
-					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt) + "ms");
-		}
-	}
-
-	private void retryOrLose(Lease lease, long now) {
-		if (now - lease.expiresNanos >= 0) {
-			lost(lease);
-		}
-		else {
-			lease.dueNanos = now + Math.max(MIN_RETRY_NANOS, lease.intervalNanos / 4);
-		}
-	}
-
-	private void lost(Lease lease) {
-		if (this.leases.remove(lease) && !lease.cancelled) {
-			try {
-				lease.onLost.run();
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Lost-lock callback for '" + lease.renewal.key() + "' failed", ex);
-			}
-		}
-	}
-
-	private static long earlier(long current, long candidate) {
-		return (current == NONE || candidate - current < 0) ? candidate : current;
-	}
-
-	/**
-	 * One lease being renewed, until cancelled.
-	 */
-	public final class Lease {
-
-		private final Renewal renewal;
-
-		private final Thread holder;
-
-		private final Runnable onLost;
-
-		private final long startNanos;
-
-		private final long intervalNanos;
-
-		// Renewed up to this much early when another lease is due, to share its batch.
-		private final long slackNanos;
-
-		private volatile long dueNanos;
-
-		private volatile long expiresNanos;
-
-		private volatile boolean cancelled;
-
-		Lease(Renewal renewal, Thread holder, long startNanos, Runnable onLost) {
-			this.renewal = renewal;
-			this.holder = holder;
-			this.startNanos = startNanos;
-			this.onLost = onLost;
-			this.intervalNanos = Math.max(1, renewal.ttl().toNanos() / 3);
-			this.slackNanos = this.intervalNanos / 8;
-			this.dueNanos = this.startNanos + this.intervalNanos;
-			this.expiresNanos = this.startNanos + renewal.ttl().toNanos();
-		}
-
-		private boolean isDue(long now) {
-			return this.dueNanos - this.slackNanos - now <= 0;
-		}
-
-		private void renewed(long sentAt) {
-			this.expiresNanos = sentAt + this.renewal.ttl().toNanos();
-			this.dueNanos = sentAt + this.intervalNanos;
-		}
-
-		/**
-		 * Stop renewing this lease. Call it before releasing the lock, so that no new
-		 * renewal starts after the release; one already on its way is harmless, as a
-		 * renewal only extends a lock its owner still holds and never recreates it.
-		 */
-		public void cancel() {
-			this.cancelled = true;
-			LeaseRenewer.this.leases.remove(this);
-		}
-
+	private static ThreadPoolTaskScheduler defaultScheduler() {
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+		scheduler.setThreadFactory((task) -> {
+			Thread thread = new Thread(task, THREAD_NAME);
+			thread.setDaemon(true);
+			return thread;
+		});
+		scheduler.setClock(new MonotonicClock());
+		// Rescheduling cancels ticks: drop them from the queue rather than let them pile
+		// up.
+		scheduler.setRemoveOnCancelPolicy(true);
+		// On close, let a running tick finish but drop the pending one.
+		scheduler.setWaitForTasksToCompleteOnShutdown(true);
+		scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+		return scheduler;
 	}
 
 }

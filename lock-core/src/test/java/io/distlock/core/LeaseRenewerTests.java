@@ -16,19 +16,25 @@
 
 package io.distlock.core;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -36,15 +42,21 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link LeaseRenewer}: scheduling, batching and the decisions to stop, on a
+ * {@link ManualTaskScheduler} whose clock only moves when a test advances it, and a
  * {@link LockClient} that counts renewals instead of calling a store.
  */
 class LeaseRenewerTests {
 
+	private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+	// Renewed every 100ms; batched up to 12.5ms early; retried every 25ms.
 	private static final Duration TTL = Duration.ofMillis(300);
 
-	private final CountingClient client = new CountingClient();
+	private final ManualTaskScheduler scheduler = new ManualTaskScheduler(T0);
 
-	private final LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
+	private final CountingClient client = new CountingClient(this.scheduler.getClock());
+
+	private final LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofHours(1), this.scheduler);
 
 	private final AtomicInteger lost = new AtomicInteger();
 
@@ -54,28 +66,20 @@ class LeaseRenewerTests {
 	}
 
 	@Test
-	void leasesAreRenewedEveryThirdOfTheirTtl() {
-		long start = System.nanoTime();
+	void leaseIsRenewedEveryThirdOfItsTtl() {
 		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.renewals.get() >= 3);
-		// Every third of the ttl, a little early (an eighth of it) to share batches.
-		assertThat(System.nanoTime() - start).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(3 * (100 - 13)));
+		this.scheduler.advance(Duration.ofMillis(350));
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(100), at(200), at(300));
 		assertThat(this.lost).hasValue(0);
 	}
 
 	@Test
-	void firstRenewalIsTimedFromWhenTheAcquisitionWasSent() {
-		// Sent one long round trip ago: the lease has run in Redis since then.
-		long sentAt = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(90);
-		Duration ttl = Duration.ofSeconds(3);
-		long registeredAt = System.nanoTime();
-		this.renewer.register("k", "owner", ttl, sentAt, this.lost::incrementAndGet);
-		await().atMost(Duration.ofSeconds(5))
-			.pollInterval(Duration.ofMillis(5))
-			.until(() -> this.client.renewals.get() >= 1);
-		// Due a third of the ttl after sending (1000ms, less the early slack), not after
-		// the registration.
-		assertThat(System.nanoTime() - registeredAt).isLessThan(TimeUnit.MILLISECONDS.toNanos(1000 - 90 + 50));
+	void firstRenewalIsDueAThirdOfTheTtlAfterTheAcquisitionWasSent() {
+		// Sent one long round trip ago: the lease has run in the store since then.
+		Instant sentAt = T0.minusMillis(90);
+		this.renewer.register("k", "owner", Duration.ofSeconds(3), sentAt, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.client.renewalsOf("k")).containsExactly(sentAt.plusSeconds(1));
 	}
 
 	@Test
@@ -83,56 +87,124 @@ class LeaseRenewerTests {
 		for (int i = 0; i < 500; i++) {
 			this.renewer.register("k" + i, "owner", TTL, this.lost::incrementAndGet);
 		}
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.renewals.get() >= 500);
-		assertThat(this.client.batches.get(0)).isEqualTo(500);
+		this.scheduler.advance(Duration.ofMillis(100));
+		assertThat(this.client.batches).containsExactly(500);
 	}
 
 	@Test
-	void leaseDueSoonerThanTheSleepingRenewerExpectsIsRenewedInTime() {
+	void leaseDueWithinAnEighthOfItsIntervalJoinsTheEarlierBatch() {
+		this.renewer.register("first", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(12));
+		this.renewer.register("within-slack", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(1));
+		this.renewer.register("beyond-slack", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(150));
+		assertThat(this.client.renewalsOf("within-slack")).containsExactly(at(100));
+		assertThat(this.client.renewalsOf("beyond-slack")).containsExactly(at(113));
+		assertThat(this.client.batches).containsExactly(2, 1);
+	}
+
+	@Test
+	void moreThanAThousandDueLeasesAreRenewedInBatchesOfAtMostAThousand() {
+		for (int i = 0; i < 2500; i++) {
+			this.renewer.register("k" + i, "owner", TTL, this.lost::incrementAndGet);
+		}
+		this.scheduler.advance(Duration.ofMillis(100));
+		assertThat(this.client.batches).containsExactly(1000, 1000, 500);
+	}
+
+	@Test
+	void leaseDueSoonerThanTheScheduledTickIsRenewedInTime() {
 		this.renewer.register("slow", "owner", Duration.ofMinutes(1), this.lost::incrementAndGet);
-		await().atMost(Duration.ofSeconds(5)).until(this::renewerParked);
-		long start = System.nanoTime();
+		this.scheduler.advance(Duration.ofMillis(5));
 		this.renewer.register("fast", "owner", TTL, this.lost::incrementAndGet);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.renewedKeys.contains("fast"));
-		assertThat(System.nanoTime() - start).isLessThan(TTL.toNanos());
+		assertThat(this.scheduler.pendingTasks()).as("the later tick was replaced").isOne();
+		this.scheduler.advance(Duration.ofMillis(100));
+		assertThat(this.client.renewalsOf("fast")).containsExactly(at(105));
+		this.scheduler.advance(Duration.ofSeconds(20));
+		// Due at 20s, less its 2.5s slack: renewed with the first batch of "fast" after
+		// 17.5s.
+		assertThat(this.client.renewalsOf("slow")).containsExactly(at(17_505));
 	}
 
 	@Test
-	void cancelledLeaseIsNoLongerRenewed() {
-		LeaseRenewer.Lease lease = this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
-		lease.cancel();
-		assertThat(this.renewer.size()).isZero();
+	void cancelledLeaseIsNeverRenewed() {
+		Lease lease = this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
 		this.renewer.register("probe", "owner", TTL, this.lost::incrementAndGet);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.renewedKeys.contains("probe"));
-		assertThat(this.client.renewedKeys).doesNotContain("k");
+		lease.cancel();
+		assertThat(this.renewer.size()).isOne();
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.client.renewalsOf("probe")).hasSize(10);
+		assertThat(this.client.renewalsOf("k")).isEmpty();
 	}
 
 	@Test
 	void leaseFoundGoneIsReportedLostOnceAndNoLongerRenewed() {
 		this.client.gone.add("k");
 		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.lost.get() == 1);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.lost).hasValue(1);
+		assertThat(this.client.attempts).containsExactly(at(100));
 		assertThat(this.renewer.size()).isZero();
 	}
 
 	@Test
-	void failingRenewalIsRetriedUntilTheLeaseRunsOutAndOnlyThenLost() {
+	void failingRenewalIsRetriedEveryQuarterIntervalUntilTheLeaseRunsOutAndThenLost() {
 		this.client.failures.set(Integer.MAX_VALUE);
-		long start = System.nanoTime();
-		AtomicLong lostAfter = new AtomicLong();
-		this.renewer.register("k", "owner", TTL, () -> lostAfter.set(System.nanoTime() - start));
-		await().atMost(Duration.ofSeconds(5)).until(() -> lostAfter.get() > 0);
-		assertThat(lostAfter.get()).isBetween(TTL.toNanos(), TTL.toNanos() + TimeUnit.MILLISECONDS.toNanos(500));
-		assertThat(this.client.attempts.get()).as("retried before giving up").isGreaterThan(2);
+		List<Instant> lostAt = new ArrayList<>();
+		this.renewer.register("k", "owner", TTL, () -> lostAt.add(this.scheduler.now()));
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.client.attempts).containsExactly(at(100), at(125), at(150), at(175), at(200), at(225), at(250),
+				at(275), at(300));
+		assertThat(lostAt).containsExactly(T0.plus(TTL));
 		assertThat(this.renewer.size()).isZero();
+	}
+
+	@Test
+	void failingRenewalOfAShortLeaseIsRetriedNoMoreOftenThanEveryTenMilliseconds() {
+		this.client.failures.set(Integer.MAX_VALUE);
+		// Renewed every 20ms: a quarter of that would be 5ms.
+		this.renewer.register("k", "owner", Duration.ofMillis(60), this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.client.attempts).containsExactly(at(20), at(30), at(40), at(50), at(60));
+		assertThat(this.lost).hasValue(1);
 	}
 
 	@Test
 	void renewalThatFailsBrieflyKeepsTheLease() {
 		this.client.failures.set(2);
 		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.renewals.get() >= 3);
+		this.scheduler.advance(Duration.ofMillis(300));
+		assertThat(this.client.attempts).containsExactly(at(100), at(125), at(150), at(250));
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(150), at(250));
 		assertThat(this.lost).hasValue(0);
+		assertThat(this.renewer.size()).isOne();
+	}
+
+	@Test
+	void errorThrownByRenewAllIsRetriedLikeAnyFailedRenewal() {
+		this.client.failure = new Error("broken client");
+		this.client.failures.set(1);
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(300));
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(125), at(225));
+		assertThat(this.lost).hasValue(0);
+	}
+
+	@Test
+	void errorThrownByALostCallbackDoesNotStopTheRenewalOfOtherLeases() {
+		List<Instant> lostAt = new CopyOnWriteArrayList<>();
+		for (String key : List.of("gone1", "gone2")) {
+			this.client.gone.add(key);
+			this.renewer.register(key, "owner", TTL, () -> {
+				lostAt.add(this.scheduler.now());
+				throw new Error("broken callback");
+			});
+		}
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(300));
+		assertThat(lostAt).containsExactly(at(100), at(100));
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(100), at(200), at(300));
 		assertThat(this.renewer.size()).isOne();
 	}
 
@@ -141,106 +213,187 @@ class LeaseRenewerTests {
 		Thread holder = new Thread(() -> this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet));
 		holder.start();
 		holder.join();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.renewer.size() == 0);
-		assertThat(this.client.renewedKeys).doesNotContain("k");
+		this.scheduler.advance(Duration.ofMillis(100));
+		assertThat(this.renewer.size()).isZero();
+		assertThat(this.client.attempts).isEmpty();
 		assertThat(this.lost).hasValue(0);
 	}
 
 	@Test
-	void leaseOfAnInterruptedHolderThreadIsNoLongerRenewed() throws Exception {
-		CountDownLatch registered = new CountDownLatch(1);
-		CountDownLatch done = new CountDownLatch(1);
-		Thread holder = new Thread(() -> {
-			this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
-			registered.countDown();
-			// Stays alive, interrupted, until the test ends.
-			Thread.currentThread().interrupt();
-			while (done.getCount() > 0) {
-				Thread.onSpinWait();
-			}
-		});
-		holder.start();
-		registered.await();
+	void leaseOfAnInterruptedHolderThreadIsNoLongerRenewed() {
+		// The test thread holds the lease and also runs the ticks.
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		Thread.currentThread().interrupt();
 		try {
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.renewer.size() == 0);
-			assertThat(this.client.renewedKeys).doesNotContain("k");
+			this.scheduler.advance(Duration.ofMillis(100));
 		}
 		finally {
-			done.countDown();
+			Thread.interrupted();
 		}
+		assertThat(this.renewer.size()).isZero();
+		assertThat(this.client.attempts).isEmpty();
+		assertThat(this.lost).hasValue(0);
 	}
 
 	@Test
 	void leaseHeldLongerThanTheMaximumHoldTimeIsNoLongerRenewed() {
-		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMillis(250))) {
-			long start = System.nanoTime();
+		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMillis(250), this.scheduler)) {
 			renewer.register("k", "owner", Duration.ofMillis(150), this.lost::incrementAndGet);
-			await().atMost(Duration.ofSeconds(5)).until(() -> renewer.size() == 0);
-			assertThat(System.nanoTime() - start).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(250));
-			assertThat(this.client.renewals.get()).isPositive();
+			this.scheduler.advance(Duration.ofSeconds(1));
+			assertThat(this.client.renewalsOf("k")).containsExactly(at(50), at(100), at(150), at(200), at(250));
+			assertThat(renewer.size()).isZero();
 			assertThat(this.lost).hasValue(0);
 		}
 	}
 
 	@Test
-	void oneThreadRenewsAllLeases() {
-		for (int i = 0; i < 100; i++) {
-			this.renewer.register("k" + i, "owner", TTL, this.lost::incrementAndGet);
-		}
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.renewals.get() >= 100);
-		assertThat(this.client.renewingThreads).hasSize(1);
+	void noTickIsScheduledOnceTheLastLeaseIsGone() {
+		Lease lease = this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(100));
+		assertThat(this.scheduler.pendingTasks()).isOne();
+		lease.cancel();
+		this.scheduler.advance(Duration.ofMillis(100));
+		assertThat(this.scheduler.pendingTasks()).isZero();
 	}
 
 	@Test
-	void registeringAfterCloseFailsWithTheKey() {
+	void leaseRegisteredBeforeStartIsRenewed() {
+		assertThat(this.renewer.isRunning()).isFalse();
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(100));
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(100));
+		assertThat(this.renewer.isRunning()).isTrue();
+	}
+
+	@Test
+	void closeStopsRenewingAndRejectsRegistrationNamingTheKey() {
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
 		this.renewer.close();
+		assertThat(this.renewer.size()).isZero();
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.client.attempts).isEmpty();
 		assertThatIllegalStateException()
 			.isThrownBy(() -> this.renewer.register("order:42", "owner", TTL, this.lost::incrementAndGet))
 			.withMessageContaining("'order:42'");
 	}
 
-	private boolean renewerParked() {
-		return Thread.getAllStackTraces()
-			.keySet()
-			.stream()
-			.anyMatch((thread) -> LockSupport.getBlocker(thread) == this.renewer);
+	@Test
+	void closeLeavesTheCallersSchedulerRunning() {
+		ThreadPoolTaskScheduler callers = new ThreadPoolTaskScheduler();
+		callers.initialize();
+		try {
+			new LeaseRenewer(this.client, Duration.ofHours(1), callers).close();
+			assertThat(callers.getScheduledExecutor().isShutdown()).isFalse();
+		}
+		finally {
+			callers.shutdown();
+		}
+	}
+
+	@Test
+	void lifecycleStopStopsRenewingAndRejectsRegistration() {
+		this.renewer.start();
+		assertThat(this.renewer.isRunning()).isTrue();
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		AtomicBoolean stopped = new AtomicBoolean();
+		this.renewer.stop(() -> stopped.set(true));
+		assertThat(stopped).isTrue();
+		assertThat(this.renewer.isRunning()).isFalse();
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.client.attempts).isEmpty();
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.renewer.register("k2", "owner", TTL, this.lost::incrementAndGet));
+	}
+
+	@Test
+	void closedRenewerDoesNotStartAgain() {
+		this.renewer.close();
+		this.renewer.start();
+		assertThat(this.renewer.isRunning()).isFalse();
+	}
+
+	@Test
+	void stopsAfterTheApplicationsBeansAndBeforeTheConnectionFactory() {
+		// A higher phase stops earlier.
+		assertThat(this.renewer.getPhase()).isLessThan(SmartLifecycle.DEFAULT_PHASE)
+			.isGreaterThan(new LettuceConnectionFactory().getPhase());
+	}
+
+	@Test
+	void clockIsTheSchedulersClock() {
+		assertThat(this.renewer.getClock().instant()).isEqualTo(T0);
+		this.scheduler.advance(Duration.ofMillis(7));
+		assertThat(this.renewer.getClock().instant()).isEqualTo(at(7));
+	}
+
+	@Test
+	void defaultSchedulerRenewsOnOneDaemonThreadNamedForTheRenewer() {
+		CountingClient client = new CountingClient(Clock.systemUTC());
+		try (LeaseRenewer renewer = new LeaseRenewer(client, Duration.ofHours(1))) {
+			renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+			await().atMost(Duration.ofSeconds(5)).until(() -> client.renewalsOf("k").size() >= 2);
+			assertThat(client.threads).singleElement().satisfies((thread) -> {
+				assertThat(thread.getName()).isEqualTo("distlock-lease-renewer");
+				assertThat(thread.isDaemon()).isTrue();
+			});
+			assertThat(renewer.getClock()).isInstanceOf(MonotonicClock.class);
+		}
+	}
+
+	private static Instant at(long millis) {
+		return T0.plusMillis(millis);
 	}
 
 	/**
-	 * A {@link LockClient} that only renews: it counts renewals and can fail or report
-	 * locks gone.
+	 * A {@link LockClient} that only renews: it records when it was asked, can fail, and
+	 * can report locks gone.
 	 */
 	static final class CountingClient implements LockClient {
 
-		final AtomicInteger renewals = new AtomicInteger();
-
-		final AtomicInteger attempts = new AtomicInteger();
-
-		final AtomicInteger failures = new AtomicInteger();
+		final List<Instant> attempts = new CopyOnWriteArrayList<>();
 
 		final List<Integer> batches = new CopyOnWriteArrayList<>();
 
-		final Set<String> renewedKeys = ConcurrentHashMap.newKeySet();
+		final AtomicInteger failures = new AtomicInteger();
+
+		volatile Throwable failure = new IllegalStateException("Redis is unreachable");
 
 		final Set<String> gone = ConcurrentHashMap.newKeySet();
 
-		final Set<Thread> renewingThreads = ConcurrentHashMap.newKeySet();
+		final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+
+		private final Map<String, List<Instant>> renewals = new ConcurrentHashMap<>();
+
+		private final Clock clock;
+
+		CountingClient(Clock clock) {
+			this.clock = clock;
+		}
+
+		List<Instant> renewalsOf(String key) {
+			return this.renewals.getOrDefault(key, List.of());
+		}
 
 		@Override
 		public boolean[] renewAll(List<Renewal> renewals) {
-			this.renewingThreads.add(Thread.currentThread());
-			this.attempts.incrementAndGet();
+			Instant now = this.clock.instant();
+			this.threads.add(Thread.currentThread());
+			this.attempts.add(now);
 			if (this.failures.getAndDecrement() > 0) {
-				throw new IllegalStateException("Redis is unreachable");
+				if (this.failure instanceof Error error) {
+					throw error;
+				}
+				throw (RuntimeException) this.failure;
 			}
 			this.batches.add(renewals.size());
 			boolean[] renewed = new boolean[renewals.size()];
 			for (int i = 0; i < renewed.length; i++) {
 				String key = renewals.get(i).key();
 				renewed[i] = !this.gone.contains(key);
-				this.renewedKeys.add(key);
+				if (renewed[i]) {
+					this.renewals.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(now);
+				}
 			}
-			this.renewals.addAndGet(renewed.length);
 			return renewed;
 		}
 

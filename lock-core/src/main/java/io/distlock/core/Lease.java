@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.core;
+
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/**
+ * One lease kept alive by a {@link LeaseRenewer}, until cancelled.
+ *
+ * @see LeaseRenewer#register(String, String, java.time.Duration, Instant, Runnable)
+ */
+public final class Lease {
+
+	private final Renewal renewal;
+
+	private final Thread holder;
+
+	private final Instant startedAt;
+
+	private final LeaseSchedule schedule;
+
+	private final Runnable onLost;
+
+	private final Consumer<Lease> onCancel;
+
+	private volatile boolean cancelled;
+
+	Lease(Renewal renewal, Thread holder, Instant startedAt, Runnable onLost, Consumer<Lease> onCancel) {
+		this.renewal = renewal;
+		this.holder = holder;
+		this.startedAt = startedAt;
+		this.schedule = new LeaseSchedule(renewal.ttl(), startedAt);
+		this.onLost = onLost;
+		this.onCancel = onCancel;
+	}
+
+	/**
+	 * Stop renewing this lease. Call it before releasing the lock, so that no new renewal
+	 * starts after the release; one already on its way is harmless, as a renewal only
+	 * extends a lock its owner still holds and never recreates it.
+	 */
+	public void cancel() {
+		this.cancelled = true;
+		this.onCancel.accept(this);
+	}
+
+	Renewal renewal() {
+		return this.renewal;
+	}
+
+	Thread holder() {
+		return this.holder;
+	}
+
+	Instant startedAt() {
+		return this.startedAt;
+	}
+
+	LeaseSchedule schedule() {
+		return this.schedule;
+	}
+
+	Runnable onLost() {
+		return this.onLost;
+	}
+
+	boolean isCancelled() {
+		return this.cancelled;
+	}
+
+	@Override
+	public String toString() {
+		return "Lease of '" + this.renewal.key() + "'";
+	}
+
+}
