@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
+package io.distlock;
 
 import java.time.Duration;
 import java.util.List;
@@ -27,8 +27,14 @@ import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
+import io.distlock.core.AcquireResult;
+import io.distlock.core.FairLockClient;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockWaiter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
@@ -172,7 +178,44 @@ class LockAcquirerTests {
 	/**
 	 * A {@link LockClient} whose acquire attempts answer as scripted, recording calls.
 	 */
-	static final class ScriptedClient implements LockClient {
+	@Test
+	void fairAcquisitionOnAStoreWithoutFairModeIsRefusedNamingTheStore() {
+		LockAcquirer plain = new LockAcquirer(new PlainClient(), this.waiter);
+		assertThat(plain.supportsFair()).isFalse();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> plain.acquire("k", "owner", TTL, Duration.ofSeconds(1), true))
+			.withMessageContaining("'k'")
+			.withMessageContaining(PlainClient.class.getName());
+	}
+
+	/**
+	 * A store with only the calls every store must answer.
+	 */
+	static final class PlainClient implements LockClient {
+
+		@Override
+		public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
+			return ACQUIRED;
+		}
+
+		@Override
+		public boolean release(String key, String ownerToken) {
+			return true;
+		}
+
+		@Override
+		public boolean renew(String key, String ownerToken, Duration ttl) {
+			return true;
+		}
+
+		@Override
+		public boolean isHeld(String key, String ownerToken) {
+			return true;
+		}
+
+	}
+
+	static final class ScriptedClient implements FairLockClient {
 
 		final List<String> calls = new CopyOnWriteArrayList<>();
 

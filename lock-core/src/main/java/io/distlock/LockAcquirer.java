@@ -14,12 +14,18 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
+package io.distlock;
 
 import java.time.Duration;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.core.AcquireResult;
+import io.distlock.core.FairLockClient;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockWaiter;
 
 import org.springframework.util.Assert;
 
@@ -31,9 +37,9 @@ import org.springframework.util.Assert;
  * <p>
  * In fair mode every attempt keeps the caller's place in the store's queue, and a caller
  * that gives up or is interrupted leaves the queue, so it does not hold up the waiters
- * behind it.
+ * behind it. Fair mode needs a store that is a {@link FairLockClient}.
  */
-public final class LockAcquirer {
+final class LockAcquirer {
 
 	// A fair waiter calls again at least every maximum backoff; the margin covers a slow
 	// attempt or a pause of its JVM before its place is given up.
@@ -46,6 +52,8 @@ public final class LockAcquirer {
 
 	private final LockClient client;
 
+	private final @Nullable FairLockClient fairClient;
+
 	private final LockWaiter waiter;
 
 	private final Duration queueTimeout;
@@ -55,10 +63,11 @@ public final class LockAcquirer {
 	 * @param client the lock store
 	 * @param waiter the waiter that release notifications signal
 	 */
-	public LockAcquirer(LockClient client, LockWaiter waiter) {
+	LockAcquirer(LockClient client, LockWaiter waiter) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(waiter, "'waiter' must not be null");
 		this.client = client;
+		this.fairClient = (client instanceof FairLockClient fair) ? fair : null;
 		this.waiter = waiter;
 		this.queueTimeout = waiter.getMaxBackoff().plus(QUEUE_MARGIN);
 	}
@@ -68,8 +77,16 @@ public final class LockAcquirer {
 	 * the waiter's maximum backoff plus five seconds.
 	 * @return the queue timeout of fair waiters
 	 */
-	public Duration getQueueTimeout() {
+	Duration getQueueTimeout() {
 		return this.queueTimeout;
+	}
+
+	/**
+	 * Tell whether the store can take locks in arrival order.
+	 * @return whether fair acquisitions are possible
+	 */
+	boolean supportsFair() {
+		return this.fairClient != null;
 	}
 
 	/**
@@ -83,9 +100,13 @@ public final class LockAcquirer {
 	 * {@link AcquireResult.Busy} of the attempt made at the deadline
 	 * @throws InterruptedException if the thread was interrupted while waiting; its
 	 * interrupt flag is then cleared, as usual
+	 * @throws IllegalArgumentException if fair but the store has no fair mode
 	 */
-	public Attempt acquire(String key, String ownerToken, Duration ttl, Duration waitTime, boolean fair)
+	Attempt acquire(String key, String ownerToken, Duration ttl, Duration waitTime, boolean fair)
 			throws InterruptedException {
+		Assert.isTrue(!fair || this.fairClient != null,
+				() -> "Lock '" + key + "' was requested fair, but the lock store " + this.client.getClass().getName()
+						+ " cannot take locks in arrival order (it is no FairLockClient)");
 		if (waitTime.isZero()) {
 			return attempt(key, ownerToken, ttl, fair, Duration.ZERO);
 		}
@@ -111,7 +132,7 @@ public final class LockAcquirer {
 			throws InterruptedException {
 		long sentAt = System.nanoTime();
 		try {
-			return new Attempt(fair ? this.client.tryAcquireFair(key, ownerToken, ttl, queueTimeout)
+			return new Attempt(fair ? fairClient().tryAcquireFair(key, ownerToken, ttl, queueTimeout)
 					: this.client.tryAcquire(key, ownerToken, ttl), sentAt);
 		}
 		catch (RuntimeException ex) {
@@ -131,7 +152,7 @@ public final class LockAcquirer {
 		// set.
 		boolean interrupted = Thread.interrupted();
 		try {
-			this.client.leaveQueue(key, ownerToken);
+			fairClient().leaveQueue(key, ownerToken);
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not leave the queue of lock '" + key + "'; the place is given up after "
@@ -142,6 +163,11 @@ public final class LockAcquirer {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	private FairLockClient fairClient() {
+		Assert.state(this.fairClient != null, "No fair lock store");
+		return this.fairClient;
 	}
 
 	private static long busyNanos(AcquireResult.Busy busy) {
@@ -156,7 +182,7 @@ public final class LockAcquirer {
 	 * @param result the answer of the store
 	 * @param sentAtNanos the {@link System#nanoTime()} at which the attempt was sent
 	 */
-	public record Attempt(AcquireResult result, long sentAtNanos) {
+	record Attempt(AcquireResult result, long sentAtNanos) {
 
 	}
 
