@@ -17,8 +17,6 @@
 package io.distlock.sample.shop;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockContext;
@@ -29,8 +27,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Service;
 
 /**
@@ -51,25 +47,16 @@ public class Shop {
 
 	private final Inventory inventory;
 
-	private final StringRedisTemplate redis;
-
 	private final SampleProperties properties;
-
-	private final String lockKeyPrefix;
 
 	/**
 	 * Create the shop.
 	 * @param inventory the shop's data
-	 * @param redis the Redis template, to show a lock's remaining lease
 	 * @param properties the sample's settings
-	 * @param lockKeyPrefix the prefix of lock keys in Redis
 	 */
-	public Shop(Inventory inventory, StringRedisTemplate redis, SampleProperties properties,
-			@Value("${distlock.key-prefix:lock:}") String lockKeyPrefix) {
+	public Shop(Inventory inventory, SampleProperties properties) {
 		this.inventory = inventory;
-		this.redis = redis;
 		this.properties = properties;
-		this.lockKeyPrefix = lockKeyPrefix;
 	}
 
 	/**
@@ -100,32 +87,28 @@ public class Shop {
 	/**
 	 * Count a product's stock and orders: slow work (5 seconds by default) under the
 	 * product's lock, whose ttl of 2 seconds it outlasts. The lease is renewed while the
-	 * work runs, so purchases of the product wait until it is done. Every second it logs
-	 * whether the lock is still held and its remaining lease in Redis.
+	 * work runs, so purchases of the product wait until it is done. Every second it asks
+	 * Redis whether the lock is still held, and logs the answer.
 	 * @param productId the product
-	 * @return what was counted, and the lease checks
+	 * @return what was counted, and whether every check found the lock held
 	 */
 	@DistributedLocked(key = "#productId", ttl = STOCKTAKE_TTL, waitTime = "5s")
 	public Stocktake stocktake(long productId) {
 		LockHandle lock = LockContext.current().orElseThrow();
-		String lockKey = this.lockKeyPrefix + lock.key();
 		long start = System.nanoTime();
 		long seconds = this.properties.stocktakeDuration().toSeconds();
-		List<Long> leaseLeft = new ArrayList<>();
 		boolean heldThroughout = true;
 		for (long second = 1; second <= seconds; second++) {
 			sleep(Duration.ofSeconds(1));
 			boolean held = lock.isHeld();
-			Long pttl = this.redis.getExpire(lockKey, TimeUnit.MILLISECONDS);
-			leaseLeft.add((pttl != null) ? pttl : -2);
 			heldThroughout &= held;
 			logger.info("Stocktake of product " + productId + ": " + second + " s of " + seconds + " s, lock '"
-					+ lockKey + "' held: " + held + ", lease left: " + pttl + " ms (ttl " + STOCKTAKE_TTL + ")");
+					+ lock.key() + "' held: " + held + " (ttl " + STOCKTAKE_TTL + ")");
 		}
 		Product product = this.inventory.get(productId);
 		long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-		return new Stocktake(productId, product.stock(), product.sold(), lock.fencingToken(), heldThroughout, leaseLeft,
-				took, this.properties.node());
+		return new Stocktake(productId, product.stock(), product.sold(), lock.fencingToken(), heldThroughout, took,
+				this.properties.node());
 	}
 
 	// Deliberately not atomic: read the stock, think, write stock - 1. Two purchases that

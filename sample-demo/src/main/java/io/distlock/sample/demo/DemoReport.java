@@ -104,6 +104,10 @@ final class DemoReport {
 		for (String line : result.log()) {
 			this.out.println("    " + shorten(line));
 		}
+		if (!result.leaseLeftMillis().isEmpty()) {
+			this.out.println("  the lease left in Redis, read by the demo once a second: "
+					+ String.join(", ", result.leaseLeftMillis().stream().map((pttl) -> pttl + " ms").toList()));
+		}
 		this.out.printf("  stocktake: answered after %.2f s, lock held at every check: %s, fencing token %d%n",
 				Demo.seconds(result.stocktakeAnswered()), stocktake.heldThroughout() ? "yes" : "NO",
 				stocktake.fencingToken());
