@@ -16,8 +16,15 @@
 
 package io.distlock.sample;
 
+import java.time.Duration;
+
+import io.distlock.LockHandle;
+import io.distlock.LockRequest;
+import io.distlock.LockTemplate;
+import io.distlock.sample.shop.Inventory;
 import io.distlock.sample.shop.Purchase;
 import io.distlock.sample.shop.Shop;
+import io.distlock.sample.shop.StaleFencingTokenException;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,6 +33,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The sample runs against the Redis given by the standard {@code spring.data.redis.*}
@@ -41,7 +49,7 @@ class SampleApplicationIntegrationTests {
 		try (ConfigurableApplicationContext context = run("--spring.data.redis.url=" + redis.endpoint().uri())) {
 			Purchase purchase = context.getBean(Shop.class).purchase(1);
 			assertThat(purchase.fencingToken()).isPositive();
-			assertThat(redis.endpoint().command("GET", "shop:product:1:stock"))
+			assertThat(redis.endpoint().command("GET", "shop:product:{1}:stock"))
 				.isEqualTo(String.valueOf(purchase.stockLeft()));
 		}
 	}
@@ -51,8 +59,28 @@ class SampleApplicationIntegrationTests {
 		try (ConfigurableApplicationContext context = run("--spring.data.redis.host=" + redis.endpoint().host(),
 				"--spring.data.redis.port=" + redis.endpoint().port())) {
 			Purchase purchase = context.getBean(Shop.class).purchase(1);
-			assertThat(redis.endpoint().command("GET", "shop:product:1:stock"))
+			assertThat(redis.endpoint().command("GET", "shop:product:{1}:stock"))
 				.isEqualTo(String.valueOf(purchase.stockLeft()));
+		}
+	}
+
+	@Test
+	void theWriteOfAHolderWhoseLockExpiredIsRejectedOnceTheNextHolderHasWritten() throws InterruptedException {
+		try (ConfigurableApplicationContext context = run("--spring.data.redis.url=" + redis.endpoint().uri())) {
+			LockTemplate locks = context.getBean(LockTemplate.class);
+			Inventory inventory = context.getBean(Inventory.class);
+			LockRequest unrenewed = LockRequest.of("1", Duration.ofMillis(200), Duration.ZERO).withAutoRenew(false);
+			try (LockHandle paused = locks.tryAcquire(unrenewed).orElseThrow()) {
+				Thread.sleep(400);
+				try (LockHandle next = locks.tryAcquire(unrenewed).orElseThrow()) {
+					assertThat(next.fencingToken()).isGreaterThan(paused.fencingToken());
+					inventory.writeStock(1, 49, next.fencingToken());
+				}
+				assertThatExceptionOfType(StaleFencingTokenException.class)
+					.isThrownBy(() -> inventory.writeStock(1, 48, paused.fencingToken()));
+			}
+			assertThat(inventory.get(1).stock()).isEqualTo(49);
+			assertThat(inventory.get(1).staleWritesRejected()).isOne();
 		}
 	}
 

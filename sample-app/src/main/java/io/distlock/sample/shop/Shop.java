@@ -65,6 +65,8 @@ public class Shop {
 	 * @param productId the product
 	 * @return the purchase, with the lock's fencing token
 	 * @throws SoldOutException if no stock is left
+	 * @throws StaleFencingTokenException if the lock expired before the stock was written
+	 * and a later holder has written it since
 	 * @throws io.distlock.LockAcquisitionException if the lock stayed busy for 5 seconds
 	 */
 	@DistributedLocked(key = "#productId", ttl = "10s", waitTime = "5s")
@@ -112,14 +114,21 @@ public class Shop {
 	}
 
 	// Deliberately not atomic: read the stock, think, write stock - 1. Two purchases that
-	// read the same stock both sell, and both write the same new stock.
+	// read the same stock both sell, and both write the same new stock. Under the lock,
+	// the write carries its fencing token: should the lock expire before it, the write is
+	// rejected once a later holder has written.
 	private Purchase sell(long productId, @Nullable Long fencingToken) {
 		int stock = this.inventory.readStock(productId);
 		if (stock <= 0) {
 			throw new SoldOutException(productId);
 		}
 		sleep(this.properties.thinkTime());
-		this.inventory.writeStock(productId, stock - 1);
+		if (fencingToken != null) {
+			this.inventory.writeStock(productId, stock - 1, fencingToken);
+		}
+		else {
+			this.inventory.writeStock(productId, stock - 1);
+		}
 		long orderNumber = this.inventory.addOrder(productId, this.properties.node(), fencingToken);
 		return new Purchase(productId, orderNumber, stock - 1, fencingToken, this.properties.node());
 	}

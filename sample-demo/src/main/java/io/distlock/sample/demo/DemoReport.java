@@ -77,6 +77,7 @@ final class DemoReport {
 		row("orders stored", unlocked, locked, (race) -> race.product().sold());
 		row("OVERSOLD", unlocked, locked, RaceResult::oversold);
 		row("lost stock updates", unlocked, locked, (race) -> race.product().lostUpdates());
+		row("stale writes rejected", unlocked, locked, (race) -> race.product().staleWritesRejected());
 		Map<String, Long> unlockedShares = unlocked.salesByNode(nodes);
 		Map<String, Long> lockedShares = locked.salesByNode(nodes);
 		for (String node : nodes) {

@@ -49,6 +49,7 @@ class ShopDemoIntegrationTests {
 		assertThat(locked.sold()).isEqualTo(locked.product().sold()).isLessThanOrEqualTo(10);
 		assertThat(locked.product().stock() + locked.product().sold()).isEqualTo(10);
 		assertThat(locked.product().lostUpdates()).isZero();
+		assertThat(locked.product().staleWritesRejected()).isZero();
 		assertThat(locked.fencingTokensIncrease()).isTrue();
 		assertThat(locked.sales()).extracting(Sale::node).containsOnly("node-1", "node-2");
 
