@@ -77,6 +77,7 @@ final class DemoReport {
 		row("orders stored", unlocked, locked, (race) -> race.product().sold());
 		row("OVERSOLD", unlocked, locked, RaceResult::oversold);
 		row("lost stock updates", unlocked, locked, (race) -> race.product().lostUpdates());
+		row("stale writes rejected", unlocked, locked, (race) -> race.product().staleWritesRejected());
 		Map<String, Long> unlockedShares = unlocked.salesByNode(nodes);
 		Map<String, Long> lockedShares = locked.salesByNode(nodes);
 		for (String node : nodes) {
@@ -103,6 +104,10 @@ final class DemoReport {
 			.println("  " + stocktake.node() + " logged, once a second (the lease is renewed every third of the ttl):");
 		for (String line : result.log()) {
 			this.out.println("    " + shorten(line));
+		}
+		if (!result.leaseLeftMillis().isEmpty()) {
+			this.out.println("  the lease left in Redis, read by the demo once a second: "
+					+ String.join(", ", result.leaseLeftMillis().stream().map((pttl) -> pttl + " ms").toList()));
 		}
 		this.out.printf("  stocktake: answered after %.2f s, lock held at every check: %s, fencing token %d%n",
 				Demo.seconds(result.stocktakeAnswered()), stocktake.heldThroughout() ? "yes" : "NO",

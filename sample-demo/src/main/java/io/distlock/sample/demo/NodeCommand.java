@@ -22,16 +22,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.distlock.sample.SampleApplication;
+import io.distlock.sample.demo.node.DemoNode;
 
 /**
- * How the demo starts a node: the same {@code java}, and the same jar (or class path) as
- * the demo itself.
+ * How the demo starts a node: the same {@code java}, running {@link DemoNode} (the sample
+ * shop with a watch on the demo's process) from the same jar, or class path, as the demo
+ * itself.
  */
 public final class NodeCommand {
 
 	// Small and quick to start: two or three of them share a laptop with the demo.
 	private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
+	// Runs a main class other than the jar's own from a Spring Boot executable jar.
+	private static final String PROPERTIES_LAUNCHER = "org.springframework.boot.loader.launch.PropertiesLauncher";
 
 	private final List<String> launch;
 
@@ -40,8 +44,8 @@ public final class NodeCommand {
 	}
 
 	/**
-	 * Start nodes the way this JVM was started: {@code java -jar} with its jar, or the
-	 * main class on its class path.
+	 * Start nodes the way this JVM was started: from its executable jar when run with
+	 * {@code java -jar}, else with the node's main class on this JVM's class path.
 	 * @return the command
 	 */
 	public static NodeCommand current() {
@@ -50,20 +54,21 @@ public final class NodeCommand {
 				&& Files.isRegularFile(Path.of(classPath))) {
 			return jar(Path.of(classPath));
 		}
-		return new NodeCommand(List.of("-cp", classPath, SampleApplication.class.getName()));
+		return new NodeCommand(List.of("-cp", classPath, DemoNode.class.getName()));
 	}
 
 	/**
-	 * Start nodes from the given executable jar.
-	 * @param jar the sample's jar
+	 * Start nodes from the demo's executable jar.
+	 * @param jar the demo's jar
 	 * @return the command
 	 */
 	public static NodeCommand jar(Path jar) {
 		if (!Files.isRegularFile(jar)) {
 			throw new IllegalArgumentException(
-					jar + " does not exist; build it with ./mvnw -pl sample-app -am package");
+					jar + " does not exist; build it with ./mvnw -pl sample-demo -am package");
 		}
-		return new NodeCommand(List.of("-jar", jar.toString()));
+		return new NodeCommand(
+				List.of("-Dloader.main=" + DemoNode.class.getName(), "-cp", jar.toString(), PROPERTIES_LAUNCHER));
 	}
 
 	/**

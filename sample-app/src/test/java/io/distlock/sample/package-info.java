@@ -15,9 +15,9 @@
  */
 
 /**
- * The embedded {@code redis-server} started when no Redis is configured.
+ * Tests of the sample application against a real Redis.
  */
 @NullMarked
-package io.distlock.sample.redis;
+package io.distlock.sample;
 
 import org.jspecify.annotations.NullMarked;

@@ -33,11 +33,13 @@ import org.jspecify.annotations.Nullable;
  * @param purchaseAnswered when its answer arrived, from the same moment
  * @param purchaseStatus the purchase's HTTP status
  * @param purchaseToken the purchase's fencing token
- * @param log the stocktake node's log lines about the lease
+ * @param log the stocktake node's log lines about the lock
+ * @param leaseLeftMillis the lock's remaining lease in Redis ({@code PTTL}), read by the
+ * demo once a second while the stocktake ran; empty with an external Redis
  */
 public record LongWorkResult(Stocktake stocktake, Duration stocktakeAnswered, String purchaseNode,
 		Duration purchaseSent, Duration purchaseAnswered, int purchaseStatus, @Nullable Long purchaseToken,
-		List<String> log) {
+		List<String> log, List<Long> leaseLeftMillis) {
 
 	/**
 	 * Return whether the lock stayed held for the whole stocktake: every check found it

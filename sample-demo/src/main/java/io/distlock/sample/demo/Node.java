@@ -34,9 +34,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One node of the shop: a child JVM running the sample application on its own loopback
- * port, with its output in a log file. It ends when the demo ends, also when the demo is
- * killed: it watches the demo's process.
+ * One node of the shop: a child JVM running the sample application (through
+ * {@link io.distlock.sample.demo.node.DemoNode}) on its own loopback port, with its
+ * output in a log file. It ends when the demo ends, also when the demo is killed: it
+ * watches the demo's process.
  */
 final class Node implements AutoCloseable {
 
@@ -66,7 +67,7 @@ final class Node implements AutoCloseable {
 		int port = freePort();
 		Path log = logDirectory.resolve(name + ".log");
 		List<String> arguments = new ArrayList<>(List.of("--server.port=" + port, "--server.address=" + HOST,
-				"--sample.node=" + name, "--sample.parent-pid=" + ProcessHandle.current().pid()));
+				"--sample.node=" + name, "--demo.parent-pid=" + ProcessHandle.current().pid()));
 		arguments.addAll(redisArguments);
 		try {
 			Process process = new ProcessBuilder(command.commandLine(arguments)).redirectErrorStream(true)

@@ -64,11 +64,4 @@ class DemoOptionsTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> DemoOptions.parse("--demo.nodes=0"));
 	}
 
-	@Test
-	void requested() {
-		assertThat(Demo.isRequested(new String[] { "--demo" })).isTrue();
-		assertThat(Demo.isRequested(new String[] { "--demo.buyers=3" })).isFalse();
-		assertThat(Demo.isRequested(new String[0])).isFalse();
-	}
-
 }

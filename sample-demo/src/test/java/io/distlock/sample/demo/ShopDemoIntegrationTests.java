@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The demo's scenario at a smaller size: two nodes (separate JVMs started from the
- * sample's jar) sharing one embedded Redis, 40 buyers at once for 10 units.
+ * The demo's scenario at a smaller size: two nodes (separate JVMs started from the demo's
+ * jar) sharing one embedded Redis, 40 buyers at once for 10 units.
  */
 class ShopDemoIntegrationTests {
 
@@ -49,6 +49,7 @@ class ShopDemoIntegrationTests {
 		assertThat(locked.sold()).isEqualTo(locked.product().sold()).isLessThanOrEqualTo(10);
 		assertThat(locked.product().stock() + locked.product().sold()).isEqualTo(10);
 		assertThat(locked.product().lostUpdates()).isZero();
+		assertThat(locked.product().staleWritesRejected()).isZero();
 		assertThat(locked.fencingTokensIncrease()).isTrue();
 		assertThat(locked.sales()).extracting(Sale::node).containsOnly("node-1", "node-2");
 
@@ -66,7 +67,7 @@ class ShopDemoIntegrationTests {
 		assertThat(longWork.stocktake().node()).isEqualTo("node-1");
 		assertThat(longWork.stocktake().tookMillis()).isGreaterThanOrEqualTo(5000);
 		// Every second of the work, the lease was renewed before it ran out.
-		assertThat(longWork.stocktake().leaseLeftMillis()).hasSize(5).allMatch((pttl) -> pttl > 0);
+		assertThat(longWork.leaseLeftMillis()).hasSizeGreaterThanOrEqualTo(4).allMatch((pttl) -> pttl > 0);
 		assertThat(longWork.log()).hasSize(5).allMatch((line) -> line.contains("held: true"));
 		assertThat(longWork.purchaseNode()).isEqualTo("node-2");
 		assertThat(longWork.purchaseStatus()).isEqualTo(200);
@@ -79,9 +80,9 @@ class ShopDemoIntegrationTests {
 		assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).isEmpty();
 	}
 
-	// The jar a user runs, as the build passes it; in an IDE, this JVM's class path.
+	// The jar demo.sh runs, as the build passes it; in an IDE, this JVM's class path.
 	private static NodeCommand nodeCommand() {
-		String jar = System.getProperty("sample.jar");
+		String jar = System.getProperty("demo.jar");
 		return (jar != null) ? NodeCommand.jar(Path.of(jar)) : NodeCommand.current();
 	}
 

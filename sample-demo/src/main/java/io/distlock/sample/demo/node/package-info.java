@@ -15,9 +15,9 @@
  */
 
 /**
- * Tests for {@code io.distlock.sample.redis}.
+ * The demo's node: the sample shop run with a watch on the demo's process.
  */
 @NullMarked
-package io.distlock.sample.redis;
+package io.distlock.sample.demo.node;
 
 import org.jspecify.annotations.NullMarked;

@@ -45,11 +45,11 @@ class NodeParentWatchIntegrationTests {
 		try (RedisServer redis = RedisServer.start()) {
 			List<String> command = nodeCommand().commandLine(List.of("--server.port=0", "--sample.node=orphan",
 					"--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
-					"--sample.parent-pid=" + parent.pid(), "--sample.shutdown-redis-with-parent=true"));
+					"--demo.parent-pid=" + parent.pid(), "--demo.shutdown-redis-with-parent=true"));
 			node = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(Redirect.to(log.toFile()))
 				.start();
-			awaitLogLine(log, "Started SampleApplication", Duration.ofSeconds(60), node);
+			awaitLogLine(log, "Started DemoNode", Duration.ofSeconds(60), node);
 
 			parent.destroyForcibly().waitFor();
 
@@ -87,7 +87,7 @@ class NodeParentWatchIntegrationTests {
 	}
 
 	private static NodeCommand nodeCommand() {
-		String jar = System.getProperty("sample.jar");
+		String jar = System.getProperty("demo.jar");
 		return (jar != null) ? NodeCommand.jar(Path.of(jar)) : NodeCommand.current();
 	}
 

@@ -28,11 +28,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.distlock.LockTemplate;
 import io.distlock.sample.shop.NewProduct;
 import io.distlock.sample.shop.Order;
 import io.distlock.sample.shop.Product;
@@ -56,6 +57,10 @@ import org.springframework.boot.convert.DurationStyle;
 public final class Demo implements AutoCloseable {
 
 	private static final long PRODUCT = 1;
+
+	// The lock key of the product in Redis, with distlock's default key prefix. The shop
+	// never looks at it; the demo, like a test harness, reads its PTTL to show renewal.
+	private static final String LOCK_KEY = LockTemplate.DEFAULT_KEY_PREFIX + PRODUCT;
 
 	private static final long WARM_UP_PRODUCT = 2;
 
@@ -99,12 +104,12 @@ public final class Demo implements AutoCloseable {
 	}
 
 	/**
-	 * Return whether the command line asks for the demo ({@code --demo}).
-	 * @param args the command-line arguments
-	 * @return whether to run the demo
+	 * Run the demo as the command line asks, and exit with its exit code.
+	 * @param args the command-line arguments, such as {@code --demo.nodes=3}
+	 * @see #run(String[])
 	 */
-	public static boolean isRequested(String[] args) {
-		return Arrays.asList(args).contains("--demo");
+	public static void main(String[] args) {
+		System.exit(run(args));
 	}
 
 	/**
@@ -194,7 +199,7 @@ public final class Demo implements AutoCloseable {
 		}
 		report.line("Started an embedded " + server + " (pid " + server.pid() + ")");
 		List<String> arguments = new ArrayList<>(List.of("--spring.data.redis.host=" + server.host(),
-				"--spring.data.redis.port=" + server.port(), "--sample.shutdown-redis-with-parent=true"));
+				"--spring.data.redis.port=" + server.port(), "--demo.shutdown-redis-with-parent=true"));
 		arguments.addAll(this.options.redisArguments());
 		return arguments;
 	}
@@ -286,6 +291,8 @@ public final class Demo implements AutoCloseable {
 		CompletableFuture<HttpResponse<String>> stocktake = this.http
 			.sendAsync(postRequest(stocktakeNode, "/products/" + PRODUCT + "/stocktake"), BodyHandlers.ofString())
 			.whenComplete((response, failure) -> stocktakeAnsweredAt.set(System.nanoTime()));
+		CompletableFuture<List<Long>> leaseLeft = CompletableFuture
+			.supplyAsync(() -> sampleLeaseLeft(stocktake, start));
 		// Past the ttl: without renewal, the lock would have expired by now.
 		Thread.sleep(ttl.plusMillis(500).toMillis());
 		Duration purchaseSent = Duration.ofNanos(System.nanoTime() - start);
@@ -301,7 +308,33 @@ public final class Demo implements AutoCloseable {
 		Long purchaseToken = (purchase.statusCode() == 200)
 				? this.json.readValue(purchase.body(), Purchase.class).fencingToken() : null;
 		return new LongWorkResult(result, stocktakeAnswered, purchaseNode.name(), purchaseSent, purchaseAnswered,
-				purchase.statusCode(), purchaseToken, stocktakeNode.logLines("Stocktake of product " + PRODUCT));
+				purchase.statusCode(), purchaseToken, stocktakeNode.logLines("Stocktake of product " + PRODUCT),
+				leaseLeft.join());
+	}
+
+	// The lock's remaining lease once a second while the stocktake runs, when the demo
+	// runs the Redis itself; none with an external Redis.
+	private List<Long> sampleLeaseLeft(CompletableFuture<?> stocktake, long start) {
+		RedisServer server = this.redis;
+		List<Long> leaseLeft = new ArrayList<>();
+		if (server == null) {
+			return leaseLeft;
+		}
+		for (long second = 1; !stocktake.isDone(); second++) {
+			long sleepMillis = TimeUnit.NANOSECONDS
+				.toMillis(start + TimeUnit.SECONDS.toNanos(second) - System.nanoTime());
+			try {
+				Thread.sleep(Math.max(0, sleepMillis));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+			if (server.command("PTTL", LOCK_KEY) instanceof Long pttl && pttl > 0) {
+				leaseLeft.add(pttl);
+			}
+		}
+		return leaseLeft;
 	}
 
 	private void put(long productId, NewProduct product) {

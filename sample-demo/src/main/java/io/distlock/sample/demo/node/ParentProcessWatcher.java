@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.distlock.sample;
+package io.distlock.sample.demo.node;
 
 import java.util.Optional;
 
@@ -30,7 +30,7 @@ import org.springframework.data.redis.connection.RedisServerCommands.ShutdownOpt
  * Ends this JVM when the process that started it ends, so a node the demo started never
  * outlives the demo, even one killed with {@code kill -9}.
  */
-public class ParentProcessWatcher {
+final class ParentProcessWatcher {
 
 	private static final Log logger = LogFactory.getLog(ParentProcessWatcher.class);
 
@@ -47,7 +47,7 @@ public class ParentProcessWatcher {
 	 * which it can no longer stop itself)
 	 * @param redis the connection to that Redis
 	 */
-	public ParentProcessWatcher(long parentPid, boolean shutdownRedis, ObjectProvider<RedisConnectionFactory> redis) {
+	ParentProcessWatcher(long parentPid, boolean shutdownRedis, ObjectProvider<RedisConnectionFactory> redis) {
 		this.parentPid = parentPid;
 		this.shutdownRedis = shutdownRedis;
 		this.redis = redis;
