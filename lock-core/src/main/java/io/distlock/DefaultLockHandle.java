@@ -82,7 +82,12 @@ final class DefaultLockHandle implements LockHandle {
 
 	@Override
 	public boolean isHeld() {
-		return this.state.get() == State.HELD && this.client.isHeld(this.resource, this.ownerToken);
+		try {
+			return this.state.get() == State.HELD && this.client.isHeld(this.resource, this.ownerToken);
+		}
+		catch (LockBackendException ex) {
+			throw LockBackendException.forKey(this.key, ex);
+		}
 	}
 
 	/**
@@ -119,7 +124,14 @@ final class DefaultLockHandle implements LockHandle {
 			action.run();
 		}
 		Duration held = Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos);
-		if (this.client.release(this.resource, this.ownerToken)) {
+		boolean released;
+		try {
+			released = this.client.release(this.resource, this.ownerToken);
+		}
+		catch (LockBackendException ex) {
+			throw LockBackendException.forKey(this.key, ex);
+		}
+		if (released) {
 			this.listener.onReleased(this.key, held);
 		}
 		else if (previous == State.HELD) {

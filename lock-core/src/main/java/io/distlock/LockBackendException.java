@@ -25,14 +25,50 @@ import org.jspecify.annotations.Nullable;
  */
 public class LockBackendException extends DistributedLockException {
 
+	private final String storeKey;
+
 	/**
-	 * Create a new exception.
-	 * @param key the lock key the failed operation was about
+	 * Create a new exception, as a lock store does: it knows only the key in the store.
+	 * @param key the key the failed operation was about
 	 * @param message the detail message
 	 * @param cause what the Redis client reported, if anything
 	 */
 	public LockBackendException(String key, String message, @Nullable Throwable cause) {
+		this(key, key, message, cause);
+	}
+
+	/**
+	 * Create a new exception for a caller's key and the key it has in the store.
+	 * @param key the lock key as the caller gave it, without the key prefix
+	 * @param storeKey the key in the store, with the key prefix
+	 * @param message the detail message
+	 * @param cause what the Redis client reported, if anything
+	 */
+	public LockBackendException(String key, String storeKey, String message, @Nullable Throwable cause) {
 		super(key, message, cause);
+		this.storeKey = storeKey;
+	}
+
+	/**
+	 * Return the key the lock has in the store, with the key prefix; the same as
+	 * {@link #getKey()} when a lock store threw this exception itself.
+	 * @return the key in the store
+	 */
+	public String getStoreKey() {
+		return this.storeKey;
+	}
+
+	/**
+	 * Return an exception like the given store failure, about the caller's key.
+	 */
+	static LockBackendException forKey(String key, LockBackendException storeFailure) {
+		if (key.equals(storeFailure.getKey())) {
+			return storeFailure;
+		}
+		LockBackendException translated = new LockBackendException(key, storeFailure.getStoreKey(),
+				storeFailure.getMessage(), storeFailure.getCause());
+		translated.setStackTrace(storeFailure.getStackTrace());
+		return translated;
 	}
 
 }

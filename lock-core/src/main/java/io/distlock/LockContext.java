@@ -37,10 +37,11 @@ import org.springframework.util.Assert;
  * </pre>
  *
  * <p>
- * The interceptor {@link #bind(LockHandle) binds} a handle when a locked method starts
- * and {@link #unbind(LockHandle) unbinds} it when the method ends; a nested call to a
- * method locking the same key re-enters the handle already bound instead of asking Redis
- * again.
+ * {@link LockTemplate#execute(LockRequest, LockCallback) LockTemplate.execute}, which the
+ * annotation uses too, binds a handle while its code runs; a nested call locking the same
+ * key on the same thread re-enters the handle already bound instead of asking Redis
+ * again. Handles from {@link LockTemplate#tryAcquire(LockRequest) tryAcquire} are not
+ * bound, since their owner decides where they are used and closed.
  */
 public final class LockContext {
 
@@ -76,11 +77,10 @@ public final class LockContext {
 	}
 
 	/**
-	 * Bind a lock to the current thread as its innermost one. For the interceptor and for
-	 * integrations; application code only reads.
+	 * Bind a lock to the current thread as its innermost one.
 	 * @param handle the lock the thread now holds
 	 */
-	public static void bind(LockHandle handle) {
+	static void bind(LockHandle handle) {
 		Assert.notNull(handle, "'handle' must not be null");
 		Deque<LockHandle> handles = held.get();
 		if (handles == null) {
@@ -94,7 +94,7 @@ public final class LockContext {
 	 * Unbind the innermost lock of the current thread, which must be the given one.
 	 * @param handle the lock bound last
 	 */
-	public static void unbind(LockHandle handle) {
+	static void unbind(LockHandle handle) {
 		Deque<LockHandle> handles = held.get();
 		Assert.state(handles != null && handles.peekLast() == handle,
 				() -> "Lock " + handle + " is not the innermost lock bound to this thread");

@@ -16,48 +16,19 @@
 
 package io.distlock;
 
-import java.time.Duration;
-import java.util.concurrent.atomic.LongAdder;
-
 /**
- * Counts what happened to the locks of one {@link LockTemplate}. Always on, since
- * counting costs next to nothing; the metrics support exposes these counts.
+ * A read-only view of the counts of what happened to the locks of one
+ * {@link LockTemplate}. Always on, since counting costs next to nothing; the metrics
+ * support exposes these counts.
+ *
+ * @see LockTemplate#getStatistics()
  */
-public final class LockStatistics implements LockListener {
+public final class LockStatistics {
 
-	private final LongAdder acquired = new LongAdder();
+	private final LockCounters counters;
 
-	private final LongAdder notAcquired = new LongAdder();
-
-	private final LongAdder released = new LongAdder();
-
-	private final LongAdder releaseMismatches = new LongAdder();
-
-	private final LongAdder lost = new LongAdder();
-
-	@Override
-	public void onAcquired(String key, long fencingToken, Duration waited) {
-		this.acquired.increment();
-	}
-
-	@Override
-	public void onNotAcquired(String key, Duration waited) {
-		this.notAcquired.increment();
-	}
-
-	@Override
-	public void onReleased(String key, Duration held) {
-		this.released.increment();
-	}
-
-	@Override
-	public void onReleaseMismatch(String key, Duration held) {
-		this.releaseMismatches.increment();
-	}
-
-	@Override
-	public void onLost(String key, long fencingToken, Thread holder) {
-		this.lost.increment();
+	LockStatistics(LockCounters counters) {
+		this.counters = counters;
 	}
 
 	/**
@@ -65,7 +36,7 @@ public final class LockStatistics implements LockListener {
 	 * @return the count of acquisitions
 	 */
 	public long getAcquired() {
-		return this.acquired.sum();
+		return this.counters.acquired.sum();
 	}
 
 	/**
@@ -73,7 +44,7 @@ public final class LockStatistics implements LockListener {
 	 * @return the count of acquisitions not made
 	 */
 	public long getNotAcquired() {
-		return this.notAcquired.sum();
+		return this.counters.notAcquired.sum();
 	}
 
 	/**
@@ -81,7 +52,7 @@ public final class LockStatistics implements LockListener {
 	 * @return the count of releases
 	 */
 	public long getReleased() {
-		return this.released.sum();
+		return this.counters.released.sum();
 	}
 
 	/**
@@ -89,7 +60,7 @@ public final class LockStatistics implements LockListener {
 	 * @return the count of releases after expiry
 	 */
 	public long getReleaseMismatches() {
-		return this.releaseMismatches.sum();
+		return this.counters.releaseMismatches.sum();
 	}
 
 	/**
@@ -97,7 +68,13 @@ public final class LockStatistics implements LockListener {
 	 * @return the count of lost locks
 	 */
 	public long getLost() {
-		return this.lost.sum();
+		return this.counters.lost.sum();
+	}
+
+	@Override
+	public String toString() {
+		return "LockStatistics[acquired=" + getAcquired() + ", notAcquired=" + getNotAcquired() + ", released="
+				+ getReleased() + ", releaseMismatches=" + getReleaseMismatches() + ", lost=" + getLost() + "]";
 	}
 
 }

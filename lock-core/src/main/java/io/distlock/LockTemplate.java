@@ -29,9 +29,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.core.AcquireResult;
+import io.distlock.core.FairLockClient;
 import io.distlock.core.Lease;
 import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockAcquirer;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
 
@@ -41,9 +41,8 @@ import org.springframework.util.Assert;
  * The programmatic entry point: take a distributed lock, run code under it, release it.
  *
  * <pre class="code">
- * try (LockHandle lock = lockTemplate.tryAcquire("order:42", Duration.ofSeconds(10), Duration.ZERO).orElseThrow()) {
- *     storage.write(order, lock.fencingToken());
- * }
+ * lockTemplate.execute(LockRequest.of("order:42", Duration.ofSeconds(10), Duration.ZERO),
+ *         (lock) -&gt; storage.write(order, lock.fencingToken()));
  * </pre>
  *
  * <p>
@@ -51,7 +50,16 @@ import org.springframework.util.Assert;
  * its own unguessable owner token, so only that acquisition can renew or release the
  * lock. Waiting for a busy lock parks the thread until the holder releases it (when
  * release notifications are available), its lease runs out, or a bounded backoff passes.
- * {@link LockRequest#withFair(boolean) Fair} requests get the lock in arrival order.
+ * {@link LockRequest#withFair(boolean) Fair} requests get the lock in arrival order, on a
+ * store that is a {@link FairLockClient}.
+ * <p>
+ * The {@code execute} methods hold one release policy, which {@code @DistributedLocked}
+ * methods share: the lock is released when the code ends, also when it throws; a failure
+ * to release never hides the code's own exception but is added to it as suppressed; after
+ * code that completed, a failure to release is logged and the result returned, since the
+ * work is done and the lock expires after its ttl anyway. While the code runs, its lock
+ * is {@link LockContext bound} to the thread, and a nested {@code execute} of the same
+ * key on that thread re-enters it.
  *
  * @see LockHandle
  * @see LockClient
@@ -69,13 +77,15 @@ public class LockTemplate {
 
 	private final LockAcquirer acquirer;
 
-	private final LockStatistics statistics = new LockStatistics();
+	private final LockCounters counters = new LockCounters();
+
+	private final LockStatistics statistics = new LockStatistics(this.counters);
 
 	private LeaseRenewer renewer;
 
 	private String keyPrefix = DEFAULT_KEY_PREFIX;
 
-	private LockListener listener = this.statistics;
+	private LockListener listener = this.counters;
 
 	/**
 	 * Create a template over the given lock store, waiting by bounded backoff only.
@@ -127,17 +137,26 @@ public class LockTemplate {
 	public void setLockListeners(List<LockListener> listeners) {
 		Assert.notNull(listeners, "'listeners' must not be null");
 		List<LockListener> all = new ArrayList<>();
-		all.add(this.statistics);
+		all.add(this.counters);
 		all.addAll(listeners);
 		this.listener = new LockListeners(all);
 	}
 
 	/**
-	 * Return the counts of what happened to this template's locks.
+	 * Return a read-only view of the counts of what happened to this template's locks.
 	 * @return the statistics
 	 */
 	public LockStatistics getStatistics() {
 		return this.statistics;
+	}
+
+	/**
+	 * Tell whether this template's store can take locks in arrival order, as
+	 * {@link LockRequest#withFair(boolean) fair} requests need.
+	 * @return whether the store is a {@link FairLockClient}
+	 */
+	public boolean supportsFairLocks() {
+		return this.acquirer.supportsFair();
 	}
 
 	/**
@@ -155,9 +174,12 @@ public class LockTemplate {
 	}
 
 	/**
-	 * Acquire a lock as described by the request.
+	 * Acquire a lock as described by the request. The handle is not bound to the thread
+	 * (see {@link LockContext}): its caller decides where it is used and closed.
 	 * @param request what to lock and how
 	 * @return the held lock, or empty if it stayed busy for the whole wait time
+	 * @throws IllegalArgumentException if the request is fair and the store cannot take
+	 * fair locks
 	 * @throws LockBackendException if Redis cannot be reached
 	 * @throws LockAcquisitionException if the thread was interrupted while waiting
 	 */
@@ -179,16 +201,13 @@ public class LockTemplate {
 	 * the action did not run
 	 * @throws LockBackendException if Redis cannot be reached
 	 */
-	public <T> T execute(String key, Duration ttl, Duration waitTime, Supplier<T> action) {
+	public <T extends @Nullable Object> T execute(String key, Duration ttl, Duration waitTime, Supplier<T> action) {
 		return execute(LockRequest.of(key, ttl, waitTime), action);
 	}
 
 	/**
 	 * Run the action under the lock described by the request, and release the lock when
-	 * the action ends, also when it throws. A failure to release never hides the action's
-	 * own exception: it is added to it as suppressed. After an action that completed, a
-	 * failure to release is logged and the result returned, since the work is done and
-	 * the lock expires after its ttl anyway.
+	 * the action ends, under the release policy described {@link LockTemplate above}.
 	 * @param <T> the type of the action's result
 	 * @param request what to lock and how
 	 * @param action the code to run while holding the lock
@@ -197,17 +216,64 @@ public class LockTemplate {
 	 * the action did not run
 	 * @throws LockBackendException if Redis cannot be reached
 	 */
-	public <T> T execute(LockRequest request, Supplier<T> action) {
-		Assert.notNull(request, "'request' must not be null");
+	public <T extends @Nullable Object> T execute(LockRequest request, Supplier<T> action) {
 		Assert.notNull(action, "'action' must not be null");
+		return execute(request, (lock) -> action.get());
+	}
+
+	/**
+	 * Run the callback under the lock described by the request, and release the lock when
+	 * it ends, under the release policy described {@link LockTemplate above}. What the
+	 * callback throws reaches the caller unchanged.
+	 * @param <T> the type of the callback's result
+	 * @param <E> the type of exception the callback may throw
+	 * @param request what to lock and how
+	 * @param callback the code to run while holding the lock
+	 * @return the callback's result
+	 * @throws E what the callback threw
+	 * @throws LockAcquisitionException if the lock stayed busy for the whole wait time;
+	 * the callback did not run
+	 * @throws LockBackendException if Redis cannot be reached
+	 */
+	public <T extends @Nullable Object, E extends Throwable> T execute(LockRequest request, LockCallback<T, E> callback)
+			throws E {
+		return execute(request, callback, (busy) -> {
+			throw busy;
+		});
+	}
+
+	/**
+	 * Run the callback under the lock described by the request as
+	 * {@link #execute(LockRequest, LockCallback)} does, or, when the lock stays busy for
+	 * the whole wait time, answer with the busy callback instead.
+	 * @param <T> the type of the result
+	 * @param <E> the type of exception the callbacks may throw
+	 * @param request what to lock and how
+	 * @param callback the code to run while holding the lock
+	 * @param whenBusy what to do when the lock stayed busy
+	 * @return the callback's result, or the busy callback's
+	 * @throws E what a callback threw
+	 * @throws LockBackendException if Redis cannot be reached
+	 */
+	public <T extends @Nullable Object, E extends Throwable> T execute(LockRequest request, LockCallback<T, E> callback,
+			LockBusyCallback<T, E> whenBusy) throws E {
+		Assert.notNull(request, "'request' must not be null");
+		Assert.notNull(callback, "'callback' must not be null");
+		Assert.notNull(whenBusy, "'whenBusy' must not be null");
+		LockHandle held = LockContext.find(request.key());
+		if (held != null) {
+			// Re-entered: the outer call holds the lock and releases it.
+			return callback.doWithLock(held);
+		}
 		long start = System.nanoTime();
 		LockHandle handle = acquire(request, start);
 		if (handle == null) {
-			throw new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start));
+			return whenBusy
+				.whenBusy(new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start)));
 		}
 		T result;
 		try {
-			result = action.get();
+			result = doWithBoundLock(handle, callback);
 		}
 		catch (Throwable ex) {
 			try {
@@ -222,14 +288,29 @@ public class LockTemplate {
 			handle.close();
 		}
 		catch (RuntimeException ex) {
-			// The action is done: failing now would invite the caller to run it again.
-			logger.warn("Could not release lock '" + request.key() + "' after its action completed; it expires "
+			// The work is done: failing now would invite the caller to run it again.
+			logger.warn("Could not release lock '" + request.key() + "' after its code completed; it expires "
 					+ "after its ttl of " + request.ttl().toMillis() + "ms", ex);
 		}
 		return result;
 	}
 
+	private static <T extends @Nullable Object, E extends Throwable> T doWithBoundLock(LockHandle handle,
+			LockCallback<T, E> callback) throws E {
+		LockContext.bind(handle);
+		try {
+			return callback.doWithLock(handle);
+		}
+		finally {
+			LockContext.unbind(handle);
+		}
+	}
+
 	private @Nullable LockHandle acquire(LockRequest request, long start) {
+		Assert.isTrue(!request.fair() || supportsFairLocks(),
+				() -> "Lock '" + request.key() + "' was requested fair, but the lock store "
+						+ this.client.getClass().getName()
+						+ " cannot take locks in arrival order (it is no FairLockClient)");
 		String resource = this.keyPrefix + request.key();
 		String owner = UUID.randomUUID().toString();
 		LockAcquirer.Attempt attempt;
@@ -241,6 +322,9 @@ public class LockTemplate {
 			Duration waited = Duration.ofNanos(System.nanoTime() - start);
 			throw new LockAcquisitionException(request.key(), waited,
 					"Interrupted after waiting " + waited.toMillis() + "ms for lock '" + request.key() + "'", ex);
+		}
+		catch (LockBackendException ex) {
+			throw LockBackendException.forKey(request.key(), ex);
 		}
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (attempt.result() instanceof AcquireResult.Acquired acquired) {

@@ -210,6 +210,68 @@ class LockTemplateIntegrationTests {
 	}
 
 	@Test
+	void backendFailuresNameTheCallersKeyAndTheKeyInRedis() {
+		try (RedisServer server = RedisServer.start()) {
+			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
+			try {
+				LockTemplate template = new LockTemplate(new RedisLockClient(factory));
+				LockHandle handle = template.tryAcquire("order:42", TTL, Duration.ZERO).orElseThrow();
+				server.stop();
+				assertThatExceptionOfType(LockBackendException.class).isThrownBy(handle::close)
+					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:42"))
+					.satisfies((ex) -> assertThat(ex.getStoreKey()).isEqualTo("lock:order:42"));
+				assertThatExceptionOfType(LockBackendException.class)
+					.isThrownBy(() -> template.tryAcquire("order:43", TTL, Duration.ZERO))
+					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:43"))
+					.satisfies((ex) -> assertThat(ex.getStoreKey()).isEqualTo("lock:order:43"));
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
+	void statisticsAreAReadOnlyViewOfTheTemplatesCounts() {
+		LockStatistics statistics = this.template.getStatistics();
+		assertThat(statistics).isNotInstanceOf(LockListener.class);
+		this.template.execute("counted", TTL, Duration.ZERO, () -> "done");
+		try (LockHandle held = this.template.tryAcquire("counted", TTL, Duration.ZERO).orElseThrow()) {
+			assertThat(this.template.tryAcquire("counted", TTL, Duration.ZERO)).isEmpty();
+		}
+		assertThat(statistics.getAcquired()).isEqualTo(2);
+		assertThat(statistics.getNotAcquired()).isEqualTo(1);
+		assertThat(statistics.getReleased()).isEqualTo(2);
+	}
+
+	@Test
+	void nestedExecuteOfTheSameKeyReentersTheOuterLock() {
+		String result = this.template.execute(LockRequest.of("outer", TTL, Duration.ZERO), (outer) -> {
+			assertThat(LockContext.current()).contains(outer);
+			return this.template.execute(LockRequest.of("outer", TTL, Duration.ZERO), (inner) -> {
+				assertThat(inner).isSameAs(outer);
+				return "re-entered with token " + inner.fencingToken();
+			});
+		});
+		assertThat(result).startsWith("re-entered");
+		assertThat(LockContext.current()).isEmpty();
+		assertThat(redis.endpoint().command("EXISTS", "lock:outer")).as("released by the outer call").isEqualTo(0L);
+	}
+
+	@Test
+	void busyCallbackAnswersInsteadOfTheExceptionAndTheCallbackDoesNotRun() {
+		try (LockHandle held = this.template.tryAcquire("busy", TTL, Duration.ZERO).orElseThrow()) {
+			AtomicBoolean ran = new AtomicBoolean();
+			String answer = this.template.execute(LockRequest.of("busy", TTL, Duration.ZERO), (lock) -> {
+				ran.set(true);
+				return "ran";
+			}, (busy) -> "busy: " + busy.getKey());
+			assertThat(answer).isEqualTo("busy: busy");
+			assertThat(ran).isFalse();
+		}
+	}
+
+	@Test
 	void releaseFailureAfterACompletedActionIsLoggedAndTheResultReturned() {
 		try (RedisServer server = RedisServer.start()) {
 			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);

@@ -19,13 +19,17 @@ package io.distlock;
 import java.net.URL;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
@@ -38,13 +42,93 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Architecture rules for the main classes of this module, checked with ArchUnit.
+ * Architecture rules for the main classes of {@code lock-core} and of this module,
+ * checked with ArchUnit.
  */
 class ArchitectureTests {
 
 	private static final JavaClasses classes = importMainClasses();
+
+	/**
+	 * Every public type: what users call or implement, and what store implementers need.
+	 * A new public type is a decision, taken here.
+	 */
+	private static final Set<String> PUBLIC_TYPES = Set.of(
+			// The API
+			"io.distlock.DistributedLockException", "io.distlock.LockAcquisitionException",
+			"io.distlock.LockBackendException", "io.distlock.LockBusyCallback", "io.distlock.LockCallback",
+			"io.distlock.LockContext", "io.distlock.LockHandle", "io.distlock.LockListener",
+			"io.distlock.LockLostEvent", "io.distlock.LockRequest", "io.distlock.LockStatistics",
+			"io.distlock.LockTemplate", "io.distlock.annotation.DistributedLocked",
+			"io.distlock.annotation.LockFailurePolicy",
+			// The store SPI and the engine parts a configuration wires
+			"io.distlock.core.AcquireResult", "io.distlock.core.AcquireResult$Acquired",
+			"io.distlock.core.AcquireResult$Busy", "io.distlock.core.FairLockClient",
+			"io.distlock.core.RaisableFencingLockClient", "io.distlock.core.LockClient", "io.distlock.core.Renewal",
+			"io.distlock.core.LeaseRenewer", "io.distlock.core.Lease", "io.distlock.core.LockWaiter",
+			"io.distlock.core.LockWaiter$Waiter",
+			// Annotation support, for configurations without Spring Boot
+			"io.distlock.interceptor.AnnotationLockOperationSource", "io.distlock.interceptor.LockAdvisor",
+			"io.distlock.interceptor.LockInterceptor", "io.distlock.interceptor.LockOperation",
+			"io.distlock.interceptor.LockOperationSource",
+			// Stores and integrations
+			"io.distlock.redis.RedisLockClient", "io.distlock.redis.RedisReleaseNotifier",
+			"io.distlock.redlock.RedlockClient", "io.distlock.redlock.RedlockNodes",
+			"io.distlock.metrics.MicrometerLockListener",
+			// Spring Boot
+			"io.distlock.autoconfigure.DistLockAutoConfiguration",
+			"io.distlock.autoconfigure.DistLockMetricsAutoConfiguration",
+			"io.distlock.autoconfigure.DistLockProperties", "io.distlock.autoconfigure.DistLockProperties$Redlock");
+
+	@Test
+	void onlyTheAllowedTypesArePublic() {
+		check(classes().should(new ArchCondition<>("be on the allow-list of public types when public") {
+
+			@Override
+			public void check(JavaClass type, ConditionEvents events) {
+				if (isAccessibleEverywhere(type) && !PUBLIC_TYPES.contains(type.getName())) {
+					events.add(SimpleConditionEvent.violated(type, type.getName()
+							+ " is public but not on the allow-list: make it package-private, or add it"));
+				}
+			}
+
+		}));
+	}
+
+	/**
+	 * Tell whether a type is public and so is every type it is nested in: a record nested
+	 * in a package-private interface is public only in name.
+	 */
+	private static boolean isAccessibleEverywhere(JavaClass type) {
+		for (JavaClass current = type; current != null; current = current.getEnclosingClass().orElse(null)) {
+			if (!current.getModifiers().contains(JavaModifier.PUBLIC)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	@Test
+	void everyTypeOnTheAllowListIsPublic() {
+		// So that the list shrinks with the surface, instead of going stale.
+		assertThat(PUBLIC_TYPES).allSatisfy((name) -> assertThat(
+				classes.contain(name) && classes.get(name).getModifiers().contains(JavaModifier.PUBLIC))
+			.as(name + " is a public main type")
+			.isTrue());
+	}
+
+	@Test
+	void onlyTheAutoConfigurationUsesSpringBoot() {
+		check(noClasses().that()
+			.resideOutsideOfPackage("io.distlock.autoconfigure..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("org.springframework.boot..")
+			.because("lock-core is the engine without Spring Boot, for plain Spring applications too"));
+	}
 
 	@Test
 	void packagesAreFreeOfCycles() {

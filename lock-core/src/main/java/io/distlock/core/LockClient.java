@@ -28,8 +28,14 @@ import java.util.List;
  * tokens are unguessable and unique per acquisition. Implementations throw
  * {@code io.distlock.LockBackendException} when the store cannot be reached or answers
  * with an error, and never block longer than their command timeout.
+ * <p>
+ * These are the calls every store must answer. A store that can do more says so by
+ * implementing a capability interface as well: {@link FairLockClient} for locks taken in
+ * arrival order, {@link RaisableFencingLockClient} for taking part in a Redlock. The
+ * {@code LockClientContractTests} of {@code lock-test-support} check an implementation.
  *
  * @see AcquireResult
+ * @see FairLockClient
  */
 public interface LockClient {
 
@@ -43,42 +49,6 @@ public interface LockClient {
 	 * current holder's remaining lease
 	 */
 	AcquireResult tryAcquire(String key, String ownerToken, Duration ttl);
-
-	/**
-	 * Take the lock in arrival order among fair callers: only when it is free and no
-	 * other fair waiter queued for it first. A caller that does not get it joins the
-	 * key's queue, or keeps its place there, for {@code queueTimeout}; it keeps its place
-	 * by calling again within that time, and loses it when it does not, so a waiter that
-	 * crashed cannot block the queue. Taking the lock ends the caller's place. Fairness
-	 * holds among fair callers only: {@link #tryAcquire} does not look at the queue.
-	 * <p>
-	 * When a fair lock is released while waiters queue, the store wakes the first of them
-	 * by naming its owner token (instead of the key) in the release notification.
-	 * @param key the resource name
-	 * @param ownerToken the token identifying this acquisition, also the caller's place
-	 * in the queue
-	 * @param ttl the lease time
-	 * @param queueTimeout how long the caller's place is kept without another call; zero
-	 * to try once without joining the queue
-	 * @return {@link AcquireResult.Acquired} as for {@link #tryAcquire}, or
-	 * {@link AcquireResult.Busy} with the holder's remaining lease or, while the lock is
-	 * free for an earlier waiter, how long that waiter's place is kept
-	 * @throws UnsupportedOperationException if the store has no fair mode (the default)
-	 */
-	default AcquireResult tryAcquireFair(String key, String ownerToken, Duration ttl, Duration queueTimeout) {
-		throw new UnsupportedOperationException(getClass().getName() + " does not support fair locks");
-	}
-
-	/**
-	 * Leave the queue of a fair lock without taking it, because the caller gave up or was
-	 * interrupted; when it was first, the next waiter is woken.
-	 * @param key the resource name
-	 * @param ownerToken the token the caller queued with
-	 * @return {@code true} if the caller had a place in the queue
-	 */
-	default boolean leaveQueue(String key, String ownerToken) {
-		return false;
-	}
 
 	/**
 	 * Release the lock if, and only if, it is held by the given owner.

@@ -21,8 +21,11 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.commons.logging.Log;
@@ -147,6 +150,17 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 			this.operations.put(cacheKey, cached);
 		}
 		return (cached != NO_OPERATION) ? (LockOperation) cached : null;
+	}
+
+	@Override
+	public Collection<LockOperation> getLockOperations() {
+		Set<LockOperation> found = new LinkedHashSet<>();
+		for (Object cached : this.operations.values()) {
+			if (cached instanceof LockOperation operation) {
+				found.add(operation);
+			}
+		}
+		return found;
 	}
 
 	private @Nullable LockOperation computeLockOperation(Method method, @Nullable Class<?> targetClass) {

@@ -18,6 +18,7 @@ package io.distlock.interceptor;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,13 +32,13 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockAcquisitionException;
 import io.distlock.LockContext;
-import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.convert.ConversionService;
@@ -46,18 +47,19 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.util.ClassUtils;
 
 /**
- * Runs a {@code @DistributedLocked} method under its lock: evaluates the key, re-enters a
- * lock the thread already holds, otherwise acquires it through the {@link LockTemplate},
- * runs the method, and releases the lock when the method ends.
+ * Runs a {@code @DistributedLocked} method under its lock: evaluates the key and hands
+ * the invocation to
+ * {@link LockTemplate#execute(LockRequest, io.distlock.LockCallback, io.distlock.LockBusyCallback)
+ * LockTemplate.execute}, which holds the one release policy, re-enters a lock the thread
+ * already holds, and releases the lock when the method ends. When the lock stays busy the
+ * method does not run: the operation's failure policy throws, skips or calls the
+ * fallback.
  *
  * <p>
- * The method's own exception always reaches the caller unchanged; a failure to release is
- * added to it as suppressed. After a method that returned normally, a failure to release
- * is logged and the result returned, since the work is done and the lock expires after
- * its ttl anyway. When the lock stays busy the method does not run: the operation's
- * failure policy throws, skips or calls the fallback.
+ * Once the application's singletons exist, it checks that the lock store can do what the
+ * annotated methods ask of it: {@code fair = true} needs a store with fair mode.
  */
-public class LockInterceptor implements MethodInterceptor, BeanFactoryAware {
+public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, SmartInitializingSingleton {
 
 	private static final Log logger = LogFactory.getLog(LockInterceptor.class);
 
@@ -93,6 +95,26 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware {
 		this.evaluator = new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), beanFactory, conversionService);
 	}
 
+	/**
+	 * Fail the startup if a method asks for fair locks and the lock store has no fair
+	 * mode, naming every such method.
+	 * @throws IllegalStateException if the lock store cannot serve the methods
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		List<Method> fair = this.source.getLockOperations()
+			.stream()
+			.filter(LockOperation::fair)
+			.map(LockOperation::method)
+			.distinct()
+			.toList();
+		if (!fair.isEmpty() && !this.template.get().supportsFairLocks()) {
+			throw new IllegalStateException("@DistributedLocked(fair = true) on " + fair
+					+ " needs a lock store that takes locks in arrival order, but this application's lock store "
+					+ "has no fair mode (Redlock has none): remove fair = true, or lock on a single Redis");
+		}
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
@@ -104,39 +126,12 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware {
 		}
 		String key = operation
 			.lockKey(this.evaluator.evaluate(operation, invocation.getArguments(), target, targetClass));
-		LockHandle held = LockContext.find(key);
-		if (held != null) {
-			return proceedHolding(held, invocation);
+		if (LockContext.find(key) == null) {
+			warnIfInTransaction(operation);
 		}
-		warnIfInTransaction(operation);
-		LockRequest request = request(operation, key);
-		long start = System.nanoTime();
-		Optional<LockHandle> acquired = this.template.get().tryAcquire(request);
-		if (acquired.isEmpty()) {
-			return notAcquired(operation, key, start, invocation, target);
-		}
-		LockHandle handle = acquired.get();
-		Throwable failure = null;
-		try {
-			return proceedHolding(handle, invocation);
-		}
-		catch (Throwable ex) {
-			failure = ex;
-			throw ex;
-		}
-		finally {
-			release(handle, operation, failure);
-		}
-	}
-
-	private static @Nullable Object proceedHolding(LockHandle handle, MethodInvocation invocation) throws Throwable {
-		LockContext.bind(handle);
-		try {
-			return invocation.proceed();
-		}
-		finally {
-			LockContext.unbind(handle);
-		}
+		return this.template.get()
+			.execute(request(operation, key), (lock) -> invocation.proceed(),
+					(busy) -> notAcquired(operation, busy, invocation, target));
 	}
 
 	private static LockRequest request(LockOperation operation, String key) {
@@ -148,39 +143,28 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware {
 		}
 	}
 
-	private @Nullable Object notAcquired(LockOperation operation, String key, long start, MethodInvocation invocation,
-			Object target) throws Throwable {
+	private @Nullable Object notAcquired(LockOperation operation, LockAcquisitionException busy,
+			MethodInvocation invocation, Object target) throws Throwable {
 		switch (operation.onFailure()) {
 			case SKIP -> {
 				if (logger.isDebugEnabled()) {
-					logger.debug("Skipped '" + operation.method() + "': lock '" + key + "' is busy");
+					logger.debug("Skipped '" + operation.method() + "': lock '" + busy.getKey() + "' is busy");
 				}
 				return (operation.method().getReturnType() == Optional.class) ? Optional.empty() : null;
 			}
 			case FALLBACK -> {
+				Method fallback = operation.fallback();
+				if (fallback == null) {
+					throw busy;
+				}
 				try {
-					return operation.fallback().invoke(target, invocation.getArguments());
+					return fallback.invoke(target, invocation.getArguments());
 				}
 				catch (InvocationTargetException ex) {
 					throw ex.getTargetException();
 				}
 			}
-			default -> throw new LockAcquisitionException(key, java.time.Duration.ofNanos(System.nanoTime() - start));
-		}
-	}
-
-	private static void release(LockHandle handle, LockOperation operation, @Nullable Throwable failure) {
-		try {
-			handle.close();
-		}
-		catch (RuntimeException ex) {
-			if (failure != null) {
-				failure.addSuppressed(ex);
-			}
-			else {
-				logger.warn("Could not release lock '" + handle.key() + "' after '" + operation.method()
-						+ "' returned; it expires after its ttl of " + operation.ttl().toMillis() + "ms", ex);
-			}
+			default -> throw busy;
 		}
 	}
 

@@ -27,18 +27,108 @@ import io.distlock.annotation.LockFailurePolicy;
  * The validated definition of one {@code @DistributedLocked} method: its attributes
  * parsed, placeholders resolved and defaults applied.
  *
- * @param method the annotated method, for messages
- * @param name the lock name, or empty
- * @param key the parsed key
- * @param ttl the lease time
- * @param waitTime how long to wait for a busy lock
- * @param autoRenew whether the lease is renewed while the method runs
- * @param fair whether waiters get the lock in arrival order
- * @param onFailure what to do when the lock stays busy
- * @param fallback the fallback method, for {@link LockFailurePolicy#FALLBACK}
+ * @see LockOperationSource
  */
-public record LockOperation(Method method, String name, KeyExpression key, Duration ttl, Duration waitTime,
-		boolean autoRenew, boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback) {
+public final class LockOperation {
+
+	private final Method method;
+
+	private final String name;
+
+	private final KeyExpression key;
+
+	private final Duration ttl;
+
+	private final Duration waitTime;
+
+	private final boolean autoRenew;
+
+	private final boolean fair;
+
+	private final LockFailurePolicy onFailure;
+
+	private final @Nullable Method fallback;
+
+	LockOperation(Method method, String name, KeyExpression key, Duration ttl, Duration waitTime, boolean autoRenew,
+			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback) {
+		this.method = method;
+		this.name = name;
+		this.key = key;
+		this.ttl = ttl;
+		this.waitTime = waitTime;
+		this.autoRenew = autoRenew;
+		this.fair = fair;
+		this.onFailure = onFailure;
+		this.fallback = fallback;
+	}
+
+	/**
+	 * Return the annotated method.
+	 * @return the method
+	 */
+	public Method method() {
+		return this.method;
+	}
+
+	/**
+	 * Return the lock name.
+	 * @return the name, or empty
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	KeyExpression key() {
+		return this.key;
+	}
+
+	/**
+	 * Return the lease time.
+	 * @return the ttl
+	 */
+	public Duration ttl() {
+		return this.ttl;
+	}
+
+	/**
+	 * Return how long to wait for a busy lock.
+	 * @return the wait time
+	 */
+	public Duration waitTime() {
+		return this.waitTime;
+	}
+
+	/**
+	 * Return whether the lease is renewed while the method runs.
+	 * @return whether auto-renewed
+	 */
+	public boolean autoRenew() {
+		return this.autoRenew;
+	}
+
+	/**
+	 * Return whether waiters get the lock in arrival order.
+	 * @return whether fair
+	 */
+	public boolean fair() {
+		return this.fair;
+	}
+
+	/**
+	 * Return what to do when the lock stays busy.
+	 * @return the failure policy
+	 */
+	public LockFailurePolicy onFailure() {
+		return this.onFailure;
+	}
+
+	/**
+	 * Return the fallback method, for {@link LockFailurePolicy#FALLBACK}.
+	 * @return the fallback method, or {@code null}
+	 */
+	public @Nullable Method fallback() {
+		return this.fallback;
+	}
 
 	/**
 	 * Return the lock key for an evaluated key: {@code <name>:<key>}, or the key alone
@@ -48,6 +138,13 @@ public record LockOperation(Method method, String name, KeyExpression key, Durat
 	 */
 	public String lockKey(String evaluatedKey) {
 		return this.name.isEmpty() ? evaluatedKey : this.name + ":" + evaluatedKey;
+	}
+
+	@Override
+	public String toString() {
+		return "LockOperation[" + this.method + ", name='" + this.name + "', key=" + this.key + ", ttl=" + this.ttl
+				+ ", waitTime=" + this.waitTime + ", autoRenew=" + this.autoRenew + ", fair=" + this.fair
+				+ ", onFailure=" + this.onFailure + "]";
 	}
 
 }

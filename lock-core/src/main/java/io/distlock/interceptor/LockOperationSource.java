@@ -17,6 +17,8 @@
 package io.distlock.interceptor;
 
 import java.lang.reflect.Method;
+import java.util.Collection;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -44,5 +46,14 @@ public interface LockOperationSource {
 	 * @return the lock definition, or {@code null} if the method is not locked
 	 */
 	@Nullable LockOperation getLockOperation(Method method, @Nullable Class<?> targetClass);
+
+	/**
+	 * Return the lock definitions found so far, so that requirements on the lock store
+	 * (such as fair mode) can be checked once the application has started.
+	 * @return the definitions parsed so far; empty if the source does not keep them
+	 */
+	default Collection<LockOperation> getLockOperations() {
+		return List.of();
+	}
 
 }

@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
+import io.distlock.core.FairLockClient;
+import io.distlock.core.RaisableFencingLockClient;
 import io.distlock.core.Renewal;
 
 import org.springframework.dao.DataAccessException;
@@ -52,7 +53,7 @@ import org.springframework.util.Assert;
  * command timeout of the connection factory ({@code spring.data.redis.timeout}); when it
  * passes, or Redis cannot be reached, a {@link LockBackendException} is thrown.
  */
-public class RedisLockClient implements LockClient {
+public class RedisLockClient implements FairLockClient, RaisableFencingLockClient {
 
 	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
@@ -178,16 +179,7 @@ public class RedisLockClient implements LockClient {
 		return renewed;
 	}
 
-	/**
-	 * Raise this node's fencing counter to a token handed out across several nodes, while
-	 * the given owner holds the lock here; for Redlock, whose token is the maximum over
-	 * the nodes that took the lock.
-	 * @param key the resource name
-	 * @param ownerToken the token of the acquisition
-	 * @param fencingToken the fencing token to raise the counter to
-	 * @return {@code true} if the counter is at least the token now, {@code false} if the
-	 * lock is not held by that owner here
-	 */
+	@Override
 	public boolean raiseFencingToken(String key, String ownerToken, long fencingToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		Long raised = call(key, "raise the fencing token of",

@@ -35,7 +35,7 @@ import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
 import io.distlock.core.LockClient;
 import io.distlock.core.Renewal;
-import io.distlock.redis.RedisLockClient;
+import io.distlock.core.RaisableFencingLockClient;
 
 import org.springframework.util.Assert;
 
@@ -65,7 +65,7 @@ public class RedlockClient implements LockClient, AutoCloseable {
 
 	private static final long DRIFT_CONSTANT_MILLIS = 2;
 
-	private final List<RedisLockClient> nodes;
+	private final List<RaisableFencingLockClient> nodes;
 
 	private final int quorum;
 
@@ -83,7 +83,8 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	 * @param nodeTimeout the longest one node may take to answer; also bounds how long a
 	 * call waits for a slow node
 	 */
-	public RedlockClient(List<RedisLockClient> nodes, double clockDriftFactor, Duration nodeTimeout) {
+	public RedlockClient(List<? extends RaisableFencingLockClient> nodes, double clockDriftFactor,
+			Duration nodeTimeout) {
 		Assert.isTrue(nodes.size() >= 3,
 				() -> "Redlock needs at least 3 independent Redis nodes, but " + nodes.size() + " were given");
 		Assert.isTrue(clockDriftFactor >= 0 && clockDriftFactor < 1,
@@ -107,7 +108,7 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
 		long start = System.nanoTime();
 		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.tryAcquire(key, ownerToken, ttl));
-		List<RedisLockClient> holding = new ArrayList<>();
+		List<RaisableFencingLockClient> holding = new ArrayList<>();
 		long token = 0;
 		Duration busyFor = null;
 		for (int i = 0; i < replies.size(); i++) {
@@ -202,7 +203,7 @@ public class RedlockClient implements LockClient, AutoCloseable {
 		}
 	}
 
-	private List<@Nullable Object> onAllNodes(String key, Function<RedisLockClient, Object> operation) {
+	private List<@Nullable Object> onAllNodes(String key, Function<RaisableFencingLockClient, Object> operation) {
 		return onNodes(this.nodes, key, operation);
 	}
 
@@ -210,10 +211,10 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	 * Run the operation on every given node at once and collect each node's reply, or
 	 * {@code null} where the node failed or did not answer in time.
 	 */
-	private List<@Nullable Object> onNodes(List<RedisLockClient> nodes, String key,
-			Function<RedisLockClient, Object> operation) {
+	private List<@Nullable Object> onNodes(List<RaisableFencingLockClient> nodes, String key,
+			Function<RaisableFencingLockClient, Object> operation) {
 		List<Future<Object>> futures = new ArrayList<>(nodes.size());
-		for (RedisLockClient node : nodes) {
+		for (RaisableFencingLockClient node : nodes) {
 			futures.add(this.executor.submit(() -> operation.apply(node)));
 		}
 		long deadline = System.nanoTime() + this.nodeTimeout.toNanos() * 2;

@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
-import io.distlock.test.LockClientContractTests;
+import io.distlock.core.FairLockClient;
+import io.distlock.test.FairLockClientContractTests;
 import io.distlock.core.Renewal;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
@@ -43,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Integration tests for {@link RedisLockClient} against a real redis-server.
  */
-class RedisLockClientIntegrationTests extends LockClientContractTests {
+class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
@@ -64,7 +64,7 @@ class RedisLockClientIntegrationTests extends LockClientContractTests {
 	}
 
 	@Override
-	protected LockClient client() {
+	protected FairLockClient client() {
 		return this.client;
 	}
 

@@ -52,7 +52,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@link LockClient} bean puts locks on another store.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
-@ConditionalOnClass(name = "org.springframework.data.redis.core.StringRedisTemplate")
+@ConditionalOnClass(name = { "io.distlock.LockTemplate", "org.springframework.data.redis.core.StringRedisTemplate" })
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
 @Import({ RedlockConfiguration.class, ProxyLockConfiguration.class })

@@ -30,6 +30,8 @@ import org.springframework.boot.autoconfigure.condition.OnPropertyListCondition;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
 
 /**
  * Puts every lock on Redlock when {@code distlock.redlock.nodes} is set: one connection
@@ -42,7 +44,12 @@ class RedlockConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	RedlockNodes redlockNodes(DistLockProperties properties) {
+	RedlockNodes redlockNodes(DistLockProperties properties, ResourceLoader resourceLoader) {
+		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", resourceLoader.getClassLoader())) {
+			throw new IllegalStateException("distlock.redlock.nodes is set, but Redlock connects to its nodes with "
+					+ "Lettuce, which is not on the class path: add io.lettuce:lettuce-core, or remove "
+					+ "distlock.redlock.nodes to lock on spring.data.redis");
+		}
 		DistLockProperties.Redlock redlock = properties.getRedlock();
 		List<String> nodes = redlock.getNodes();
 		if (nodes.size() < 3) {

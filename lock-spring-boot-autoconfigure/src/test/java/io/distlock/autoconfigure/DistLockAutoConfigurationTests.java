@@ -73,6 +73,26 @@ class DistLockAutoConfigurationTests {
 	}
 
 	@Test
+	void autoConfigurationBacksOffWhenLockCoreIsAbsent() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(LockTemplate.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(LockClient.class)
+				.doesNotHaveBean(LockAdvisor.class)
+				.doesNotHaveBean(DistLockProperties.class));
+	}
+
+	@Test
+	void redlockNodesWithoutLettuceFailTheStartupSayingWhatIsMissing() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.lettuce"))
+			.withPropertyValues("distlock.redlock.nodes=redis://127.0.0.1:1,redis://127.0.0.1:2,redis://127.0.0.1:3")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("io.lettuce:lettuce-core")
+				.hasMessageContaining("distlock.redlock.nodes"));
+	}
+
+	@Test
 	void autoConfigurationBacksOffWhenDisabled() {
 		this.contextRunner.withPropertyValues("distlock.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LockTemplate.class)

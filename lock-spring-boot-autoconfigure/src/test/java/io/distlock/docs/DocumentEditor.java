@@ -16,10 +16,12 @@
 
 package io.distlock.docs;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 
 import io.distlock.LockHandle;
+import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 
 /**
@@ -45,6 +47,16 @@ public class DocumentEditor {
 		try (LockHandle handle = lock.get()) {
 			return this.store.write(id, body, handle.fencingToken());
 		}
+	}
+
+	public boolean save(long id, String body) throws IOException {
+		LockRequest request = LockRequest.of("document:" + id, Duration.ofSeconds(10), Duration.ofSeconds(2));
+		// The callback gets the held lock; what it throws (IOException here) reaches the
+		// caller.
+		return this.lockTemplate.execute(request, (lock) -> {
+			String checked = this.store.validate(body);
+			return this.store.write(id, checked, lock.fencingToken());
+		});
 	}
 
 	public String render(long id) {

@@ -16,6 +16,8 @@
 
 package io.distlock.docs;
 
+import java.io.IOException;
+
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -42,6 +44,13 @@ public class FencedDocumentStore {
 		// cannot be separated by another writer.
 		return this.jdbc.update("UPDATE document SET body = ?, fencing_token = ? WHERE id = ? AND fencing_token < ?",
 				body, fencingToken, id, fencingToken) == 1;
+	}
+
+	public String validate(String body) throws IOException {
+		if (body.isBlank()) {
+			throw new IOException("An empty document cannot be saved");
+		}
+		return body;
 	}
 
 }

@@ -16,6 +16,8 @@
 
 package io.distlock.docs;
 
+import java.io.IOException;
+
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +41,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Runs the code the README shows, in a Spring Boot application on a real redis-server and
@@ -93,6 +96,16 @@ class ReadmeExamplesIntegrationTests {
 	void editorWritesUnderTheLockAndRendersUnderIt() {
 		assertThat(this.editor.edit(42, "edited")).isTrue();
 		assertThat(this.editor.render(42)).isEqualTo("rendered 42");
+	}
+
+	@Test
+	void savedDocumentIsWrittenWithTheCallbacksFencingTokenAndItsCheckedExceptionReachesTheCaller() throws Exception {
+		assertThat(this.editor.save(42, "saved")).isTrue();
+		assertThat(this.jdbc.queryForObject("SELECT body FROM document WHERE id = 42", String.class))
+			.isEqualTo("saved");
+		assertThatExceptionOfType(IOException.class).isThrownBy(() -> this.editor.save(42, " "))
+			.withMessageContaining("empty document");
+		assertThat(this.redisTemplate.hasKey("lock:document:42")).as("released after the exception").isFalse();
 	}
 
 	@Test

@@ -17,23 +17,42 @@
 package io.distlock.test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import io.distlock.core.AcquireResult;
 import io.distlock.core.LockClient;
+import io.distlock.core.Renewal;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The behaviour every {@link LockClient} must have, run against a real store by each
- * implementation's subclass.
+ * The behaviour every {@link LockClient} must have: a store implementation's test extends
+ * this class and returns its client, connected to a real store that is empty for each
+ * test.
+ *
+ * <pre class="code">
+ * class MyLockClientTests extends LockClientContractTests {
+ *
+ *     &#64;Override
+ *     protected LockClient client() {
+ *         return this.client;
+ *     }
+ *
+ * }
+ * </pre>
+ *
+ * <p>
+ * It covers every call of the SPI, batched renewal included. A store with fair mode
+ * extends {@link FairLockClientContractTests} instead.
  */
 public abstract class LockClientContractTests {
 
-	private static final Duration TTL = Duration.ofSeconds(10);
+	static final Duration TTL = Duration.ofSeconds(10);
 
-	private static final Duration SHORT_TTL = Duration.ofMillis(300);
+	static final Duration SHORT_TTL = Duration.ofMillis(300);
 
 	/**
 	 * Return the client under test, connected to a store that is empty for each test.
@@ -167,6 +186,49 @@ public abstract class LockClientContractTests {
 		});
 		assertThat(sections.overlaps()).isZero();
 		assertThat(sections.count()).isEqualTo(16 * 50);
+	}
+
+	@Test
+	void isHeldIsFalseForALockNeverTaken() {
+		assertThat(client().isHeld("never", owner())).isFalse();
+	}
+
+	@Test
+	void renewAllOfNoLeasesAnswersNothing() {
+		assertThat(client().renewAll(List.of())).isEmpty();
+	}
+
+	@Test
+	void renewAllAnswersForEachLeaseInOrder() throws Exception {
+		String held = owner();
+		String expired = owner();
+		client().tryAcquire("held", held, SHORT_TTL);
+		client().tryAcquire("taken", owner(), TTL);
+		client().tryAcquire("expired", expired, Duration.ofMillis(50));
+		Thread.sleep(150);
+		boolean[] renewed = client()
+			.renewAll(List.of(new Renewal("held", held, TTL), new Renewal("taken", owner(), TTL),
+					new Renewal("expired", expired, TTL), new Renewal("never", owner(), TTL)));
+		assertThat(renewed).containsExactly(true, false, false, false);
+		Thread.sleep(SHORT_TTL.toMillis() + 100);
+		assertThat(client().isHeld("held", held)).as("renewed past its first lease").isTrue();
+		assertThat(client().isHeld("expired", expired)).as("not recreated by a renewal").isFalse();
+	}
+
+	@Test
+	void renewAllRenewsAManyLeaseBatch() throws Exception {
+		List<Renewal> renewals = new ArrayList<>();
+		for (int i = 0; i < 250; i++) {
+			String owner = owner();
+			client().tryAcquire("batch" + i, owner, SHORT_TTL);
+			renewals.add(new Renewal("batch" + i, owner, TTL));
+		}
+		boolean[] renewed = client().renewAll(renewals);
+		assertThat(renewed).hasSize(250).doesNotContain(false);
+		Thread.sleep(SHORT_TTL.toMillis() + 100);
+		for (Renewal renewal : renewals) {
+			assertThat(client().isHeld(renewal.key(), renewal.ownerToken())).as(renewal.key()).isTrue();
+		}
 	}
 
 	/**

@@ -16,23 +16,18 @@
 
 package io.distlock.sample;
 
-import java.util.Objects;
-
-import io.distlock.sample.demo.Demo;
 import io.distlock.sample.shop.Inventory;
 import io.distlock.sample.shop.NewProduct;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * The sample shop. {@code --demo} runs the multi-JVM demo instead of the application.
+ * The sample shop: a Spring Boot application that uses distlock through the starter and
+ * the standard {@code spring.data.redis.*} properties, nothing else.
  */
 @SpringBootApplication
 @EnableConfigurationProperties(SampleProperties.class)
@@ -43,22 +38,11 @@ public class SampleApplication {
 		return (arguments) -> inventory.putIfAbsent(1, new NewProduct("Espresso machine", 50));
 	}
 
-	@Bean
-	@ConditionalOnProperty("sample.parent-pid")
-	ParentProcessWatcher parentProcessWatcher(SampleProperties properties,
-			ObjectProvider<RedisConnectionFactory> redis) {
-		Long parentPid = Objects.requireNonNull(properties.parentPid());
-		return new ParentProcessWatcher(parentPid, properties.shutdownRedisWithParent(), redis);
-	}
-
 	/**
-	 * Run the shop, or with {@code --demo}, the demo.
+	 * Run the shop.
 	 * @param args the command-line arguments
 	 */
 	public static void main(String[] args) {
-		if (Demo.isRequested(args)) {
-			System.exit(Demo.run(args));
-		}
 		SpringApplication.run(SampleApplication.class, args);
 	}
 

@@ -18,8 +18,6 @@ package io.distlock.sample;
 
 import java.time.Duration;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -29,14 +27,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param node the name of this node, returned with every purchase
  * @param thinkTime how long a purchase pauses between reading and writing the stock
  * @param stocktakeDuration how long a stocktake works (whole seconds)
- * @param parentPid the process whose end ends this node, as the demo sets for the nodes
- * it starts; none when run by hand
- * @param shutdownRedisWithParent whether this node also shuts down the Redis it uses when
- * {@code parentPid} ends, as the demo sets for its embedded Redis
  */
 @ConfigurationProperties("sample")
 public record SampleProperties(@DefaultValue("local") String node, @DefaultValue("20ms") Duration thinkTime,
-		@DefaultValue("5s") Duration stocktakeDuration, @Nullable Long parentPid,
-		@DefaultValue("false") boolean shutdownRedisWithParent) {
+		@DefaultValue("5s") Duration stocktakeDuration) {
 
 }

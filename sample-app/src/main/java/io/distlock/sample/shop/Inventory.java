@@ -22,19 +22,31 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
+import org.springframework.util.Assert;
 
 /**
- * The shop's data in Redis, one plain key per fact: {@code shop:product:<id>:stock} is
- * the stock counter, {@code shop:product:<id>:orders} the list of accepted orders.
+ * The shop's data in Redis, in the shop's own keys, one plain key per fact:
+ * {@code shop:product:{<id>}:stock} is the stock counter, {@code ...:orders} the list of
+ * accepted orders, {@code ...:fence} the fencing token of the last accepted stock write
+ * and {@code ...:stale-writes} the count of rejected ones. The product id is the keys'
+ * hash tag, so that a script can use all of them on a Redis Cluster too.
  * <p>
  * Reading and writing the stock are separate commands on purpose: a purchase that reads
  * the stock, thinks and writes it back is the classic lost update, unless something keeps
- * two purchases of the same product apart.
+ * two purchases of the same product apart. A lock does, as long as it is held; the
+ * {@link #writeStock(long, int, long) fenced write} also rejects the write of a holder
+ * whose lock expired before it wrote.
  */
 @Component
 public class Inventory {
+
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> WRITE_STOCK_FENCED = RedisScript
+		.of(new ClassPathResource("write-stock-fenced.lua", Inventory.class), List.class);
 
 	private final StringRedisTemplate redis;
 
@@ -47,13 +59,15 @@ public class Inventory {
 	}
 
 	/**
-	 * Stock a product, replacing whatever was stored for it and forgetting its orders.
+	 * Stock a product, replacing whatever was stored for it and forgetting its orders and
+	 * rejected writes. The last accepted fencing token is kept: fencing tokens only grow,
+	 * so a write still under way with an older lock stays rejected.
 	 * @param id the product id
 	 * @param product the name and stock
 	 * @return the product as stored
 	 */
 	public Product put(long id, NewProduct product) {
-		this.redis.delete(key(id, "orders"));
+		this.redis.delete(List.of(key(id, "orders"), key(id, "stale-writes")));
 		this.redis.opsForValue()
 			.multiSet(Map.of(key(id, "name"), product.name(), key(id, "received"), Integer.toString(product.stock()),
 					key(id, "stock"), Integer.toString(product.stock())));
@@ -79,13 +93,14 @@ public class Inventory {
 	 */
 	public Product get(long id) {
 		List<String> values = this.redis.opsForValue()
-			.multiGet(List.of(key(id, "name"), key(id, "received"), key(id, "stock")));
+			.multiGet(List.of(key(id, "name"), key(id, "received"), key(id, "stock"), key(id, "stale-writes")));
 		if (values == null || values.get(0) == null || values.get(1) == null || values.get(2) == null) {
 			throw new ProductNotFoundException(id);
 		}
 		Long sold = this.redis.opsForList().size(key(id, "orders"));
+		String staleWrites = values.get(3);
 		return new Product(id, values.get(0), Integer.parseInt(values.get(1)), Integer.parseInt(values.get(2)),
-				(sold != null) ? sold : 0);
+				(sold != null) ? sold : 0, (staleWrites != null) ? Long.parseLong(staleWrites) : 0);
 	}
 
 	/**
@@ -103,12 +118,34 @@ public class Inventory {
 	}
 
 	/**
-	 * Overwrite the stock counter.
+	 * Overwrite the stock counter, unfenced: whoever writes last wins.
 	 * @param id the product id
 	 * @param stock the new stock
 	 */
 	public void writeStock(long id, int stock) {
 		this.redis.opsForValue().set(key(id, "stock"), Integer.toString(stock));
+	}
+
+	/**
+	 * Overwrite the stock counter for the holder of the product's lock, unless a write
+	 * with a higher fencing token was accepted before. Checking the token and writing is
+	 * one Lua script, atomic in Redis.
+	 * @param id the product id
+	 * @param stock the new stock
+	 * @param fencingToken the fencing token of the lock held, from
+	 * {@link io.distlock.LockHandle#fencingToken()}
+	 * @throws StaleFencingTokenException if the token is lower than the last one
+	 * accepted; the write is then counted in {@link Product#staleWritesRejected()}
+	 */
+	public void writeStock(long id, int stock, long fencingToken) {
+		Assert.isTrue(fencingToken >= 0, () -> "'fencingToken' must not be negative but was " + fencingToken);
+		List<?> result = this.redis.execute(WRITE_STOCK_FENCED,
+				List.of(key(id, "stock"), key(id, "fence"), key(id, "stale-writes")), Integer.toString(stock),
+				Long.toString(fencingToken));
+		Assert.state(result != null && !result.isEmpty(), "The fenced write script returned nothing");
+		if (!Long.valueOf(1).equals(result.get(0))) {
+			throw new StaleFencingTokenException(id, fencingToken, Long.parseLong(String.valueOf(result.get(1))));
+		}
 	}
 
 	/**
@@ -143,7 +180,7 @@ public class Inventory {
 	}
 
 	private static String key(long id, String field) {
-		return "shop:product:" + id + ":" + field;
+		return "shop:product:{" + id + "}:" + field;
 	}
 
 }

@@ -24,8 +24,10 @@ package io.distlock.sample.shop;
  * @param received how many units were put in stock
  * @param stock how many units the stock counter says are left
  * @param sold how many orders were accepted
+ * @param staleWritesRejected how many stock writes were rejected because their fencing
+ * token was lower than one already accepted
  */
-public record Product(long id, String name, int received, int stock, long sold) {
+public record Product(long id, String name, int received, int stock, long sold, long staleWritesRejected) {
 
 	/**
 	 * Return how many more units were sold than were ever in stock.

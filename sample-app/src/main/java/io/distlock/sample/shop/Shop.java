@@ -17,8 +17,6 @@
 package io.distlock.sample.shop;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockContext;
@@ -29,8 +27,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Service;
 
 /**
@@ -51,25 +47,16 @@ public class Shop {
 
 	private final Inventory inventory;
 
-	private final StringRedisTemplate redis;
-
 	private final SampleProperties properties;
-
-	private final String lockKeyPrefix;
 
 	/**
 	 * Create the shop.
 	 * @param inventory the shop's data
-	 * @param redis the Redis template, to show a lock's remaining lease
 	 * @param properties the sample's settings
-	 * @param lockKeyPrefix the prefix of lock keys in Redis
 	 */
-	public Shop(Inventory inventory, StringRedisTemplate redis, SampleProperties properties,
-			@Value("${distlock.key-prefix:lock:}") String lockKeyPrefix) {
+	public Shop(Inventory inventory, SampleProperties properties) {
 		this.inventory = inventory;
-		this.redis = redis;
 		this.properties = properties;
-		this.lockKeyPrefix = lockKeyPrefix;
 	}
 
 	/**
@@ -78,6 +65,8 @@ public class Shop {
 	 * @param productId the product
 	 * @return the purchase, with the lock's fencing token
 	 * @throws SoldOutException if no stock is left
+	 * @throws StaleFencingTokenException if the lock expired before the stock was written
+	 * and a later holder has written it since
 	 * @throws io.distlock.LockAcquisitionException if the lock stayed busy for 5 seconds
 	 */
 	@DistributedLocked(key = "#productId", ttl = "10s", waitTime = "5s")
@@ -100,43 +89,46 @@ public class Shop {
 	/**
 	 * Count a product's stock and orders: slow work (5 seconds by default) under the
 	 * product's lock, whose ttl of 2 seconds it outlasts. The lease is renewed while the
-	 * work runs, so purchases of the product wait until it is done. Every second it logs
-	 * whether the lock is still held and its remaining lease in Redis.
+	 * work runs, so purchases of the product wait until it is done. Every second it asks
+	 * Redis whether the lock is still held, and logs the answer.
 	 * @param productId the product
-	 * @return what was counted, and the lease checks
+	 * @return what was counted, and whether every check found the lock held
 	 */
 	@DistributedLocked(key = "#productId", ttl = STOCKTAKE_TTL, waitTime = "5s")
 	public Stocktake stocktake(long productId) {
 		LockHandle lock = LockContext.current().orElseThrow();
-		String lockKey = this.lockKeyPrefix + lock.key();
 		long start = System.nanoTime();
 		long seconds = this.properties.stocktakeDuration().toSeconds();
-		List<Long> leaseLeft = new ArrayList<>();
 		boolean heldThroughout = true;
 		for (long second = 1; second <= seconds; second++) {
 			sleep(Duration.ofSeconds(1));
 			boolean held = lock.isHeld();
-			Long pttl = this.redis.getExpire(lockKey, TimeUnit.MILLISECONDS);
-			leaseLeft.add((pttl != null) ? pttl : -2);
 			heldThroughout &= held;
 			logger.info("Stocktake of product " + productId + ": " + second + " s of " + seconds + " s, lock '"
-					+ lockKey + "' held: " + held + ", lease left: " + pttl + " ms (ttl " + STOCKTAKE_TTL + ")");
+					+ lock.key() + "' held: " + held + " (ttl " + STOCKTAKE_TTL + ")");
 		}
 		Product product = this.inventory.get(productId);
 		long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-		return new Stocktake(productId, product.stock(), product.sold(), lock.fencingToken(), heldThroughout, leaseLeft,
-				took, this.properties.node());
+		return new Stocktake(productId, product.stock(), product.sold(), lock.fencingToken(), heldThroughout, took,
+				this.properties.node());
 	}
 
 	// Deliberately not atomic: read the stock, think, write stock - 1. Two purchases that
-	// read the same stock both sell, and both write the same new stock.
+	// read the same stock both sell, and both write the same new stock. Under the lock,
+	// the write carries its fencing token: should the lock expire before it, the write is
+	// rejected once a later holder has written.
 	private Purchase sell(long productId, @Nullable Long fencingToken) {
 		int stock = this.inventory.readStock(productId);
 		if (stock <= 0) {
 			throw new SoldOutException(productId);
 		}
 		sleep(this.properties.thinkTime());
-		this.inventory.writeStock(productId, stock - 1);
+		if (fencingToken != null) {
+			this.inventory.writeStock(productId, stock - 1, fencingToken);
+		}
+		else {
+			this.inventory.writeStock(productId, stock - 1);
+		}
 		long orderNumber = this.inventory.addOrder(productId, this.properties.node(), fencingToken);
 		return new Purchase(productId, orderNumber, stock - 1, fencingToken, this.properties.node());
 	}

@@ -92,6 +92,13 @@ public class ShopController {
 		return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, ex.getMessage());
 	}
 
+	// Nothing was sold: the purchase lost its lock before writing. Not 409, which means
+	// sold out to the shop's clients.
+	@ExceptionHandler
+	ProblemDetail staleWrite(StaleFencingTokenException ex) {
+		return ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, ex.getMessage());
+	}
+
 	@ExceptionHandler
 	ProblemDetail lockBusy(LockAcquisitionException ex) {
 		return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());

@@ -16,8 +16,6 @@
 
 package io.distlock.sample.shop;
 
-import java.util.List;
-
 /**
  * The result of a stocktake: a long piece of work done under the product's lock.
  *
@@ -25,13 +23,11 @@ import java.util.List;
  * @param stock the stock counted
  * @param sold the orders counted
  * @param fencingToken the fencing token of the lock held while counting
- * @param heldThroughout whether every check found the lock still held
- * @param leaseLeftMillis the lock's remaining lease (Redis {@code PTTL}) at each
- * one-second check
+ * @param heldThroughout whether every one-second check found the lock still held
  * @param tookMillis how long the work took
  * @param node the node that did it
  */
 public record Stocktake(long productId, int stock, long sold, long fencingToken, boolean heldThroughout,
-		List<Long> leaseLeftMillis, long tookMillis, String node) {
+		long tookMillis, String node) {
 
 }

@@ -27,7 +27,7 @@ class ProductTests {
 
 	@Test
 	void consistent() {
-		Product product = new Product(1, "p", 50, 0, 50);
+		Product product = new Product(1, "p", 50, 0, 50, 0);
 		assertThat(product.oversold()).isZero();
 		assertThat(product.lostUpdates()).isZero();
 	}
@@ -35,7 +35,7 @@ class ProductTests {
 	@Test
 	void oversoldWithLostUpdates() {
 		// 200 orders, but the stock counter only went from 50 to 45.
-		Product product = new Product(1, "p", 50, 45, 200);
+		Product product = new Product(1, "p", 50, 45, 200, 0);
 		assertThat(product.oversold()).isEqualTo(150);
 		assertThat(product.lostUpdates()).isEqualTo(195);
 	}

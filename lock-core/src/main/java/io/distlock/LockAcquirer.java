@@ -1,0 +1,189 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.core.AcquireResult;
+import io.distlock.core.FairLockClient;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockWaiter;
+
+import org.springframework.util.Assert;
+
+/**
+ * Takes a lock for one caller, waiting while it is busy: between attempts the caller is
+ * parked by the {@link LockWaiter} until the lock is released, the holder's lease may
+ * have run out, or a bounded backoff passed; it gives up at its wait time.
+ *
+ * <p>
+ * In fair mode every attempt keeps the caller's place in the store's queue, and a caller
+ * that gives up or is interrupted leaves the queue, so it does not hold up the waiters
+ * behind it. Fair mode needs a store that is a {@link FairLockClient}.
+ */
+final class LockAcquirer {
+
+	// A fair waiter calls again at least every maximum backoff; the margin covers a slow
+	// attempt or a pause of its JVM before its place is given up.
+	private static final Duration QUEUE_MARGIN = Duration.ofSeconds(5);
+
+	// Longer waits count as this, so that the deadline stays a representable nanoTime.
+	private static final Duration FOREVER = Duration.ofDays(365L * 100);
+
+	private static final Log logger = LogFactory.getLog(LockAcquirer.class);
+
+	private final LockClient client;
+
+	private final @Nullable FairLockClient fairClient;
+
+	private final LockWaiter waiter;
+
+	private final Duration queueTimeout;
+
+	/**
+	 * Create an acquirer over the given store, parking callers with the given waiter.
+	 * @param client the lock store
+	 * @param waiter the waiter that release notifications signal
+	 */
+	LockAcquirer(LockClient client, LockWaiter waiter) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(waiter, "'waiter' must not be null");
+		this.client = client;
+		this.fairClient = (client instanceof FairLockClient fair) ? fair : null;
+		this.waiter = waiter;
+		this.queueTimeout = waiter.getMaxBackoff().plus(QUEUE_MARGIN);
+	}
+
+	/**
+	 * Return how long a fair waiter's place in the queue is kept without another attempt:
+	 * the waiter's maximum backoff plus five seconds.
+	 * @return the queue timeout of fair waiters
+	 */
+	Duration getQueueTimeout() {
+		return this.queueTimeout;
+	}
+
+	/**
+	 * Tell whether the store can take locks in arrival order.
+	 * @return whether fair acquisitions are possible
+	 */
+	boolean supportsFair() {
+		return this.fairClient != null;
+	}
+
+	/**
+	 * Take the lock, waiting up to the given time while it is busy.
+	 * @param key the resource name
+	 * @param ownerToken the token of this acquisition
+	 * @param ttl the lease time
+	 * @param waitTime how long to wait; zero means try once
+	 * @param fair whether to take the lock in arrival order
+	 * @return the last attempt: {@link AcquireResult.Acquired}, or the
+	 * {@link AcquireResult.Busy} of the attempt made at the deadline
+	 * @throws InterruptedException if the thread was interrupted while waiting; its
+	 * interrupt flag is then cleared, as usual
+	 * @throws IllegalArgumentException if fair but the store has no fair mode
+	 */
+	Attempt acquire(String key, String ownerToken, Duration ttl, Duration waitTime, boolean fair)
+			throws InterruptedException {
+		Assert.isTrue(!fair || this.fairClient != null,
+				() -> "Lock '" + key + "' was requested fair, but the lock store " + this.client.getClass().getName()
+						+ " cannot take locks in arrival order (it is no FairLockClient)");
+		if (waitTime.isZero()) {
+			return attempt(key, ownerToken, ttl, fair, Duration.ZERO);
+		}
+		long deadline = System.nanoTime() + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
+		Attempt attempt = null;
+		// Registered before the first attempt, so a release right after it is not missed.
+		try (LockWaiter.Waiter waiting = this.waiter.register(fair ? ownerToken : key)) {
+			attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
+			while (attempt.result() instanceof AcquireResult.Busy busy && deadline - System.nanoTime() > 0) {
+				waiting.await(busyNanos(busy), deadline);
+				attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
+			}
+			return attempt;
+		}
+		finally {
+			if (fair && (attempt == null || !(attempt.result() instanceof AcquireResult.Acquired))) {
+				leaveQueue(key, ownerToken);
+			}
+		}
+	}
+
+	private Attempt attempt(String key, String ownerToken, Duration ttl, boolean fair, Duration queueTimeout)
+			throws InterruptedException {
+		long sentAt = System.nanoTime();
+		try {
+			return new Attempt(fair ? fairClient().tryAcquireFair(key, ownerToken, ttl, queueTimeout)
+					: this.client.tryAcquire(key, ownerToken, ttl), sentAt);
+		}
+		catch (RuntimeException ex) {
+			// An interrupt makes the Redis client abandon the call; that is the interrupt
+			// of the wait, not a broken backend.
+			if (Thread.interrupted()) {
+				InterruptedException interrupted = new InterruptedException();
+				interrupted.initCause(ex);
+				throw interrupted;
+			}
+			throw ex;
+		}
+	}
+
+	private void leaveQueue(String key, String ownerToken) {
+		// The interrupt is held back, since the Redis client refuses to call while it is
+		// set.
+		boolean interrupted = Thread.interrupted();
+		try {
+			fairClient().leaveQueue(key, ownerToken);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not leave the queue of lock '" + key + "'; the place is given up after "
+					+ this.queueTimeout.toMillis() + "ms", ex);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private FairLockClient fairClient() {
+		Assert.state(this.fairClient != null, "No fair lock store");
+		return this.fairClient;
+	}
+
+	private static long busyNanos(AcquireResult.Busy busy) {
+		Duration remaining = busy.remainingTtl();
+		return (remaining != null) ? remaining.toNanos() : -1;
+	}
+
+	/**
+	 * The outcome of the last acquire attempt, with the time it was sent: a lease taken
+	 * by it started then, one round trip before its answer arrived.
+	 *
+	 * @param result the answer of the store
+	 * @param sentAtNanos the {@link System#nanoTime()} at which the attempt was sent
+	 */
+	record Attempt(AcquireResult result, long sentAtNanos) {
+
+	}
+
+}

@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.sample;
+
+import java.time.Duration;
+
+import io.distlock.LockHandle;
+import io.distlock.LockRequest;
+import io.distlock.LockTemplate;
+import io.distlock.sample.shop.Inventory;
+import io.distlock.sample.shop.Purchase;
+import io.distlock.sample.shop.Shop;
+import io.distlock.sample.shop.StaleFencingTokenException;
+import io.distlock.test.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The sample runs against the Redis given by the standard {@code spring.data.redis.*}
+ * properties, a real redis-server here.
+ */
+class SampleApplicationIntegrationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	@Test
+	void usesTheRedisGivenByUrl() {
+		try (ConfigurableApplicationContext context = run("--spring.data.redis.url=" + redis.endpoint().uri())) {
+			Purchase purchase = context.getBean(Shop.class).purchase(1);
+			assertThat(purchase.fencingToken()).isPositive();
+			assertThat(redis.endpoint().command("GET", "shop:product:{1}:stock"))
+				.isEqualTo(String.valueOf(purchase.stockLeft()));
+		}
+	}
+
+	@Test
+	void usesTheRedisGivenByHostAndPort() {
+		try (ConfigurableApplicationContext context = run("--spring.data.redis.host=" + redis.endpoint().host(),
+				"--spring.data.redis.port=" + redis.endpoint().port())) {
+			Purchase purchase = context.getBean(Shop.class).purchase(1);
+			assertThat(redis.endpoint().command("GET", "shop:product:{1}:stock"))
+				.isEqualTo(String.valueOf(purchase.stockLeft()));
+		}
+	}
+
+	@Test
+	void theWriteOfAHolderWhoseLockExpiredIsRejectedOnceTheNextHolderHasWritten() throws InterruptedException {
+		try (ConfigurableApplicationContext context = run("--spring.data.redis.url=" + redis.endpoint().uri())) {
+			LockTemplate locks = context.getBean(LockTemplate.class);
+			Inventory inventory = context.getBean(Inventory.class);
+			LockRequest unrenewed = LockRequest.of("1", Duration.ofMillis(200), Duration.ZERO).withAutoRenew(false);
+			try (LockHandle paused = locks.tryAcquire(unrenewed).orElseThrow()) {
+				Thread.sleep(400);
+				try (LockHandle next = locks.tryAcquire(unrenewed).orElseThrow()) {
+					assertThat(next.fencingToken()).isGreaterThan(paused.fencingToken());
+					inventory.writeStock(1, 49, next.fencingToken());
+				}
+				assertThatExceptionOfType(StaleFencingTokenException.class)
+					.isThrownBy(() -> inventory.writeStock(1, 48, paused.fencingToken()));
+			}
+			assertThat(inventory.get(1).stock()).isEqualTo(49);
+			assertThat(inventory.get(1).staleWritesRejected()).isOne();
+		}
+	}
+
+	private static ConfigurableApplicationContext run(String... args) {
+		String[] arguments = new String[args.length + 1];
+		arguments[0] = "--server.port=0";
+		System.arraycopy(args, 0, arguments, 1, args.length);
+		return SpringApplication.run(SampleApplication.class, arguments);
+	}
+
+}
