@@ -37,6 +37,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -154,7 +155,9 @@ class DistLockAutoConfigurationTests {
 			assertThat(properties.getDefaultTtl()).isEqualTo(Duration.ofSeconds(30));
 			assertThat(properties.getDefaultWaitTime()).isZero();
 			assertThat(properties.getMaxHold()).isEqualTo(Duration.ofHours(1));
-			assertThat(context.getBean(LockAdvisor.class).getOrder()).isEqualTo(DistLockProperties.DEFAULT_ORDER);
+			// Documented: just outside @Transactional, whose advice has the lowest
+			// precedence.
+			assertThat(context.getBean(LockAdvisor.class).getOrder()).isEqualTo(Ordered.LOWEST_PRECEDENCE - 100);
 		});
 	}
 
