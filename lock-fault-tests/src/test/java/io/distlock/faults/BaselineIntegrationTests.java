@@ -34,6 +34,7 @@ class BaselineIntegrationTests {
 		ScenarioResult result = FaultScenario.named("baseline-single", 1).duration(Duration.ofSeconds(4)).run();
 		assertThat(result.violations()).as(result.summary()).isZero();
 		assertThat(result.report().excusedOverlaps()).as("overlaps excused by a lost lock").isZero();
+		assertThat(result.report().toldAtReleaseOverlaps()).as("overlaps told only at release").isZero();
 		assertThat(result.report().unfencedLostUpdates()).as("lost updates without fencing").isZero();
 		assertThat(result.report().sections()).isPositive();
 	}
@@ -47,6 +48,7 @@ class BaselineIntegrationTests {
 			.run();
 		assertThat(result.violations()).as(result.summary()).isZero();
 		assertThat(result.report().excusedOverlaps()).as("overlaps excused by a lost lock").isZero();
+		assertThat(result.report().toldAtReleaseOverlaps()).as("overlaps told only at release").isZero();
 		assertThat(result.report().unfencedLostUpdates()).as("lost updates without fencing").isZero();
 		assertThat(result.report().sections()).isPositive();
 	}

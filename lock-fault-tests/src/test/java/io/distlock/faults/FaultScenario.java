@@ -52,6 +52,14 @@ final class FaultScenario {
 
 	private static final Duration CLIENT_START_TIMEOUT = Duration.ofSeconds(60);
 
+	/**
+	 * Soak mode, off by default: {@code -Ddistlock.faults.soak-sections=N} repeats every
+	 * scenario in fresh rounds (new servers and client JVMs, the next seed) until its
+	 * rounds together entered at least N critical sections. Every round is checked for
+	 * violations; the scenario's own assertions look at the last one.
+	 */
+	static final int SOAK_SECTIONS = Integer.getInteger("distlock.faults.soak-sections", 0);
+
 	private final String name;
 
 	private final long seed;
@@ -165,7 +173,34 @@ final class FaultScenario {
 		return call.plus(this.slack);
 	}
 
+	/**
+	 * Run the scenario: one round, or in soak mode as many as it takes to reach
+	 * {@link #SOAK_SECTIONS} critical sections, with one {@code SOAK} line adding them
+	 * up.
+	 * @return the result of the last round
+	 * @throws AssertionError in soak mode, at the first round with a violation
+	 */
 	ScenarioResult run() throws Exception {
+		if (SOAK_SECTIONS <= 0) {
+			return runRound(this.seed);
+		}
+		SoakTotals totals = new SoakTotals();
+		ScenarioResult last;
+		do {
+			last = runRound(this.seed + totals.rounds);
+			totals.add(last);
+			if (last.violations() > 0) {
+				report(List.of(totals.line(this.name)));
+				throw new AssertionError(
+						"Soak round " + totals.rounds + " of '" + this.name + "' found violations: " + last.summary());
+			}
+		}
+		while (totals.sections < SOAK_SECTIONS);
+		report(List.of(totals.line(this.name)));
+		return last;
+	}
+
+	private ScenarioResult runRound(long seed) throws Exception {
 		Path directory = directory();
 		List<RedisServer> lockServers = new ArrayList<>();
 		List<TcpProxy> proxies = new ArrayList<>();
@@ -176,7 +211,7 @@ final class FaultScenario {
 				lockServers.add(RedisServer.start());
 			}
 			for (int i = 0; i < this.clients; i++) {
-				ClientSettings settings = settings(i, storageServer.port(), lockServers, proxies, directory);
+				ClientSettings settings = settings(i, seed, storageServer.port(), lockServers, proxies, directory);
 				processes.add(ClientProcess.start(settings, directory.resolve(settings.id() + ".log")));
 			}
 			for (ClientProcess process : processes) {
@@ -184,8 +219,8 @@ final class FaultScenario {
 			}
 			long start = System.nanoTime();
 			processes.forEach(ClientProcess::go);
-			ScenarioContext context = new ScenarioContext(this.name, this.seed, processes, lockServers, proxies,
-					storage, this.keys, start);
+			ScenarioContext context = new ScenarioContext(this.name, seed, processes, lockServers, proxies, storage,
+					this.keys, start);
 			try {
 				this.plan.inject(context);
 			}
@@ -213,8 +248,8 @@ final class FaultScenario {
 		}
 	}
 
-	private ClientSettings settings(int index, int storagePort, List<RedisServer> lockServers, List<TcpProxy> proxies,
-			Path directory) {
+	private ClientSettings settings(int index, long seed, int storagePort, List<RedisServer> lockServers,
+			List<TcpProxy> proxies, Path directory) {
 		String id = "c" + index;
 		int redisPort = 0;
 		List<String> nodes = List.of();
@@ -229,7 +264,7 @@ final class FaultScenario {
 		else {
 			redisPort = lockServers.get(0).port();
 		}
-		return new ClientSettings(id, this.seed, storagePort, redisPort, nodes, this.timeout, this.threads, this.keys,
+		return new ClientSettings(id, seed, storagePort, redisPort, nodes, this.timeout, this.threads, this.keys,
 				this.ttl, this.waitTime, this.workMin, this.workMax, this.thinkMax, this.duration,
 				directory.resolve(id + ".history.jsonl"));
 	}
@@ -351,6 +386,55 @@ final class FaultScenario {
 			throw new UncheckedIOException(ex);
 		}
 		return directory;
+	}
+
+	/**
+	 * What the rounds of a soak run add up to.
+	 */
+	private static final class SoakTotals {
+
+		private int rounds;
+
+		private long sections;
+
+		private long faults;
+
+		private long excusedOverlaps;
+
+		private long toldAtReleaseOverlaps;
+
+		private long staleRejected;
+
+		private long unfencedLostUpdates;
+
+		private long lostSections;
+
+		private long attempts;
+
+		private long errors;
+
+		void add(ScenarioResult result) {
+			CheckReport report = result.report();
+			this.rounds++;
+			this.sections += report.sections();
+			this.faults += result.faults();
+			this.excusedOverlaps += report.excusedOverlaps();
+			this.toldAtReleaseOverlaps += report.toldAtReleaseOverlaps();
+			this.staleRejected += report.staleRejected();
+			this.unfencedLostUpdates += report.unfencedLostUpdates();
+			this.lostSections += report.lostSections();
+			this.attempts += report.attempts();
+			this.errors += report.errors();
+		}
+
+		String line(String name) {
+			return "SOAK " + name + ": rounds=" + this.rounds + " ops=" + this.sections + " faults=" + this.faults
+					+ " (excused-overlaps=" + this.excusedOverlaps + ", told-at-release-overlaps="
+					+ this.toldAtReleaseOverlaps + ", stale-rejected=" + this.staleRejected + ", unfenced-lost-updates="
+					+ this.unfencedLostUpdates + ", lost-sections=" + this.lostSections + ", attempts=" + this.attempts
+					+ ", errors=" + this.errors + ")";
+		}
+
 	}
 
 	/**

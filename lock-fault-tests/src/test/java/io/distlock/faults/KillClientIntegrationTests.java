@@ -48,6 +48,7 @@ class KillClientIntegrationTests {
 			.run();
 		assertThat(result.violations()).as(result.summary()).isZero();
 		assertThat(result.report().excusedOverlaps()).as("overlaps excused by a lost lock").isZero();
+		assertThat(result.report().toldAtReleaseOverlaps()).as("overlaps told only at release").isZero();
 		assertThat(held).as("locks the killed client held").isNotEmpty();
 		History history = result.history();
 		StorageOp kill = ScenarioAssertions.marks(history, "kill").get(0);

@@ -17,6 +17,7 @@
 package io.distlock.faults;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.distlock.faults.proxy.TcpProxy;
 import org.junit.jupiter.api.Test;
@@ -56,11 +57,8 @@ class NetworkFaultIntegrationTests {
 					context.sleep(Duration.ofMillis(150 + context.random().nextInt(200)));
 				}
 				context.measure("connections-dropped", drops);
-				context.awaitHolder(0, Duration.ofSeconds(3));
-				context.proxy(0).stall();
-				context.fault("stall-2000ms", "c0");
-				context.sleep(TTL.multipliedBy(2));
-				context.proxy(0).resume();
+				List<String> stalled = context.stallHolder(0, TTL.multipliedBy(2));
+				context.measure("stalled-in-section", stalled);
 				context.sleepUntil(Duration.ofMillis(6800));
 				context.proxy(1).delay(Duration.ofMillis(400));
 				context.fault("delay-400ms", "c1");
@@ -70,6 +68,9 @@ class NetworkFaultIntegrationTests {
 			.run();
 		assertThat(result.violations()).as(result.summary()).isZero();
 		assertThat(result.report().sections()).isPositive();
+		assertThat((List<?>) result.measurements().get("stalled-in-section"))
+			.as("the stall caught a holder in its section")
+			.isNotEmpty();
 	}
 
 }

@@ -90,6 +90,7 @@ class RedisRestartIntegrationTests {
 			.run();
 		assertThat(result.violations()).as(result.summary()).isZero();
 		assertThat(result.report().excusedOverlaps()).as("overlaps, even of holders told they lost the lock").isZero();
+		assertThat(result.report().toldAtReleaseOverlaps()).as("overlaps told only at release").isZero();
 		assertThat(result.report().unfencedLostUpdates()).as("lost updates without fencing").isZero();
 		assertThat(result.report().sections()).isPositive();
 	}

@@ -249,6 +249,36 @@ final class ScenarioContext {
 	}
 
 	/**
+	 * Stall a client's connections to Redis (its proxy holds every byte back) while it is
+	 * inside a critical section, for the given time: the holder keeps working, but its
+	 * renewals cannot get through.
+	 * @param client the client index
+	 * @param stall how long to stall it
+	 * @return the sections it was in when the stall began, as {@code key/holder} (empty
+	 * if it could not be caught in one)
+	 */
+	List<String> stallHolder(int client, Duration stall) {
+		TcpProxy proxy = this.proxies.get(client);
+		for (int tries = 0; tries < 50; tries++) {
+			if (awaitHolder(client, Duration.ofSeconds(2)) == null) {
+				continue;
+			}
+			proxy.stall();
+			List<String> held = heldKeys(client);
+			if (held.isEmpty()) {
+				// It left its section between the look and the stall: try again.
+				proxy.resume();
+				continue;
+			}
+			fault("stall-" + stall.toMillis() + "ms", this.clients.get(client).id());
+			sleep(stall);
+			proxy.resume();
+			return held;
+		}
+		return List.of();
+	}
+
+	/**
 	 * Kill a client JVM with SIGKILL while it is inside a critical section.
 	 * @param client the client index
 	 * @return the sections it was in when killed, as {@code key/holder} (empty if it

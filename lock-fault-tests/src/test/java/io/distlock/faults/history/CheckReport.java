@@ -32,8 +32,11 @@ import java.util.stream.Collectors;
  * @param errors how many attempts failed with an error (Redis unreachable or too slow)
  * @param violations the count of each kind of violation
  * @param excusedOverlaps sections overlapped by a later holder of their key, whose holder
- * was told its lock was lost: what a pause past the ttl or a lost lock key does, and
- * fencing is for
+ * got a lost notice: what a pause past the ttl or a lost lock key does, and fencing is
+ * for
+ * @param toldAtReleaseOverlaps sections overlapped by a later holder of their key, whose
+ * holder got no lost notice and learnt of the loss only when its release found the lock
+ * gone, after the damage
  * @param staleRejected fenced storage operations rejected for a stale token
  * @param unfencedLostUpdates increments of the unfenced counter that were lost: what
  * mutual exclusion alone, without fencing, would have let through
@@ -44,8 +47,8 @@ import java.util.stream.Collectors;
  * @param details a description of the first violations found
  */
 public record CheckReport(int sections, int attempts, int busy, int errors, Map<Violation, Integer> violations,
-		int excusedOverlaps, int staleRejected, int unfencedLostUpdates, int lostSections, long maxWaitOvershootMillis,
-		List<String> details) {
+		int excusedOverlaps, int toldAtReleaseOverlaps, int staleRejected, int unfencedLostUpdates, int lostSections,
+		long maxWaitOvershootMillis, List<String> details) {
 
 	/**
 	 * Create a report, copying the collections.
@@ -101,10 +104,11 @@ public record CheckReport(int sections, int attempts, int busy, int errors, Map<
 			.collect(Collectors.joining(", "));
 		return "SCENARIO " + scenario + ": ops=" + this.sections + " faults=" + faults + " violations="
 				+ violations(notGuaranteed) + " leaked=" + count(Violation.LEAK) + " (" + checked
-				+ "; measured: excused-overlaps=" + this.excusedOverlaps + ", stale-rejected=" + this.staleRejected
-				+ ", unfenced-lost-updates=" + this.unfencedLostUpdates + ", lost-sections=" + this.lostSections
-				+ ", attempts=" + this.attempts + ", busy=" + this.busy + ", errors=" + this.errors
-				+ ", max-wait-overshoot=" + this.maxWaitOvershootMillis + "ms)";
+				+ "; measured: excused-overlaps=" + this.excusedOverlaps + ", told-at-release-overlaps="
+				+ this.toldAtReleaseOverlaps + ", stale-rejected=" + this.staleRejected + ", unfenced-lost-updates="
+				+ this.unfencedLostUpdates + ", lost-sections=" + this.lostSections + ", attempts=" + this.attempts
+				+ ", busy=" + this.busy + ", errors=" + this.errors + ", max-wait-overshoot="
+				+ this.maxWaitOvershootMillis + "ms)";
 	}
 
 }

@@ -48,9 +48,11 @@ import io.distlock.faults.history.History.Window;
  * <ul>
  * <li>{@link Violation#OVERLAP}: overlapping sections on one key, where the stale holder
  * (lower fencing token) was never told its lock was lost; counted once per stale section.
- * When it was told (a lost notice or a release that found the lock gone), the overlap is
- * counted as excused: that is what a pause past the ttl or a Redis restart without
- * persistence does, and fencing is for.</li>
+ * When it was told by a lost notice, the overlap is counted as excused: that is what a
+ * pause past the ttl or a Redis restart without persistence does, and fencing is for.
+ * When it was told only by its release finding the lock gone, after the overlap, it is
+ * counted apart as told at release: the holder worked to the end believing it held the
+ * lock, and only fencing kept its writes out.</li>
  * <li>{@link Violation#OUT_OF_ORDER}: a fenced storage operation accepted with a lower
  * token than one already accepted for its key.</li>
  * <li>{@link Violation#DUPLICATE_TOKEN}: two acquisitions of one key with one token.</li>
@@ -106,6 +108,8 @@ public final class HistoryChecker {
 
 		private int excusedOverlaps;
 
+		private int toldAtReleaseOverlaps;
+
 		private int staleRejected;
 
 		private int unfencedLostUpdates;
@@ -120,7 +124,11 @@ public final class HistoryChecker {
 		}
 
 		boolean declaredLost(Section section) {
-			return section.release() == Release.MISMATCH || this.lost.contains(section.key() + "#" + section.token());
+			return section.release() == Release.MISMATCH || noticed(section);
+		}
+
+		boolean noticed(Section section) {
+			return this.lost.contains(section.key() + "#" + section.token());
 		}
 
 		long end(Section section) {
@@ -183,8 +191,12 @@ public final class HistoryChecker {
 			if (!overlapped.add(stale)) {
 				return;
 			}
-			if (first.token() != second.token() && declaredLost(stale)) {
+			if (first.token() != second.token() && noticed(stale)) {
 				this.excusedOverlaps++;
+				return;
+			}
+			if (first.token() != second.token() && declaredLost(stale)) {
+				this.toldAtReleaseOverlaps++;
 				return;
 			}
 			violation(Violation.OVERLAP,
@@ -301,8 +313,8 @@ public final class HistoryChecker {
 			int errors = (int) attempts.stream().filter((attempt) -> "error".equals(attempt.outcome())).count();
 			int lostSections = (int) this.history.sections().stream().filter(this::declaredLost).count();
 			return new CheckReport(this.history.sections().size(), attempts.size(), busy, errors, this.violations,
-					this.excusedOverlaps, this.staleRejected, this.unfencedLostUpdates, lostSections,
-					TimeUnit.NANOSECONDS.toMillis(this.maxOvershootNanos), this.details);
+					this.excusedOverlaps, this.toldAtReleaseOverlaps, this.staleRejected, this.unfencedLostUpdates,
+					lostSections, TimeUnit.NANOSECONDS.toMillis(this.maxOvershootNanos), this.details);
 		}
 
 	}

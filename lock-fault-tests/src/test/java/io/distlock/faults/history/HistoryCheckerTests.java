@@ -22,6 +22,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.faults.history.History.Attempt;
@@ -92,12 +93,24 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	void overlapWhoseStaleHolderFoundItsReleaseMismatchedIsExcused() {
+	void overlapWhoseStaleHolderWasToldOnlyByItsMismatchedReleaseIsCountedApart() {
 		section("a", "c0", "k", 10, 1, 10, Release.MISMATCH);
 		section("b", "c1", "k", 11, 5, 12, Release.RELEASED);
 		CheckReport report = check();
 		assertThat(report.count(Violation.OVERLAP)).isZero();
+		assertThat(report.excusedOverlaps()).isZero();
+		assertThat(report.toldAtReleaseOverlaps()).isOne();
+		assertThat(report.summary("s", 0, Set.of())).contains("told-at-release-overlaps=1");
+	}
+
+	@Test
+	void overlapWhoseStaleHolderGotANoticeAndAMismatchedReleaseIsExcusedOnce() {
+		section("a", "c0", "k", 10, 1, 10, Release.MISMATCH);
+		section("b", "c1", "k", 11, 5, 12, Release.RELEASED);
+		this.lost.add(new LostNotice("c0", "k", 10));
+		CheckReport report = check();
 		assertThat(report.excusedOverlaps()).isOne();
+		assertThat(report.toldAtReleaseOverlaps()).isZero();
 	}
 
 	@Test
