@@ -64,7 +64,7 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	/**
 	 * How long a fencing counter is kept after its last acquisition by default.
 	 */
-	public static final Duration DEFAULT_FENCING_COUNTER_RETENTION = Duration.ofHours(1);
+	public static final Duration DEFAULT_FENCING_COUNTER_RETENTION = Duration.ofMinutes(10);
 
 	/**
 	 * The most leases renewed by one script call. Redis runs nothing else while a script
@@ -104,7 +104,8 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	 * Tokens stay increasing beyond it, derived from the Redis clock, as long as that
 	 * clock does not step back by more than this; a longer retention costs a small key
 	 * per lock key.
-	 * @param retention the retention, one hour by default
+	 * @param retention the retention, {@link #DEFAULT_FENCING_COUNTER_RETENTION ten
+	 * minutes} by default
 	 */
 	public void setFencingCounterRetention(Duration retention) {
 		Assert.isTrue(retention != null && retention.toMillis() > 0, "'retention' must be positive");
