@@ -48,11 +48,11 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
  * <p>
  * Why the names share the lock key's slot: Redis hashes the text between a key's first
  * '{' and the first '}' after it when that text is not empty, otherwise the whole key.
- * <code>T</code> holds no '}', so a derived name hashes exactly <code>T</code>, which is
- * what Redis hashes of the lock key: its hash tag when it has one, otherwise the whole
- * resource. A resource without a tag that holds a '}' (such as {@code a}b} or
- * {@code {}x}) cannot be put in braces; its <code>T</code> is a short string chosen to
- * hash to the same slot.
+ * <code>T</code> is not empty and holds no '}', so a derived name hashes exactly
+ * <code>T</code>, which is what Redis hashes of the lock key: its hash tag when it has
+ * one, otherwise the whole resource. A resource without a tag that holds a '}' (such as
+ * <code>a}b</code> or <code>{}x</code>) cannot be put in braces; its <code>T</code> is a
+ * short string chosen to hash to the same slot.
  *
  * @param lock the key holding the owner token while the lock is held
  * @param fence the fencing counter
