@@ -19,9 +19,12 @@ package io.distlock;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Validates lock keys. Any non-blank string up to {@link LockRequest#MAX_KEY_BYTES} is a
- * valid key: unicode, spaces, braces, colons and glob characters included, since every
- * key is passed to Redis as a script argument and never interpreted.
+ * Validates lock keys. Any non-blank string up to {@link LockRequest#MAX_KEY_BYTES}
+ * without control characters is a valid key: unicode, spaces, braces, colons and glob
+ * characters included, since every key is passed to Redis as a script argument and never
+ * interpreted. Control characters are reserved: the Redis store separates the parts of
+ * the names it derives from a key with one, which keeps those names from colliding with
+ * any lock key.
  */
 final class LockKeys {
 
@@ -42,6 +45,37 @@ final class LockKeys {
 					+ " bytes in UTF-8 but was " + key.getBytes(StandardCharsets.UTF_8).length + " bytes (starting '"
 					+ key.substring(0, 32) + "...')");
 		}
+		requireNoControlCharacter("key", key);
+	}
+
+	static void validatePrefix(String keyPrefix) {
+		if (keyPrefix == null) {
+			throw new IllegalArgumentException("'keyPrefix' must not be null");
+		}
+		requireNoControlCharacter("keyPrefix", keyPrefix);
+	}
+
+	private static void requireNoControlCharacter(String name, String value) {
+		for (int i = 0; i < value.length(); i++) {
+			if (Character.isISOControl(value.charAt(i))) {
+				throw new IllegalArgumentException(
+						"'" + name + "' must not contain control characters but was '" + escape(value) + "'");
+			}
+		}
+	}
+
+	private static String escape(String value) {
+		StringBuilder escaped = new StringBuilder(value.length() + 8);
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (Character.isISOControl(c)) {
+				escaped.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				escaped.append(c);
+			}
+		}
+		return escaped.toString();
 	}
 
 }

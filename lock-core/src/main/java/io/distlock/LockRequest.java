@@ -26,7 +26,7 @@ import org.springframework.util.Assert;
  * in arrival order.
  *
  * @param key the lock key, without the configured key prefix; any non-blank string of at
- * most {@value #MAX_KEY_BYTES} bytes in UTF-8
+ * most {@value #MAX_KEY_BYTES} bytes in UTF-8 without control characters
  * @param ttl the lease time: how long the lock outlives a holder that stops renewing it;
  * at least one millisecond
  * @param waitTime how long to wait for a busy lock; zero means try once

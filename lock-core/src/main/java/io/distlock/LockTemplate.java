@@ -122,10 +122,11 @@ public class LockTemplate {
 	/**
 	 * Set the prefix put before every key in the store; {@value #DEFAULT_KEY_PREFIX} by
 	 * default.
-	 * @param keyPrefix the key prefix, may be empty
+	 * @param keyPrefix the key prefix, may be empty; no control characters, as in keys
+	 * @throws IllegalArgumentException if the prefix is null or holds a control character
 	 */
 	public void setKeyPrefix(String keyPrefix) {
-		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
+		LockKeys.validatePrefix(keyPrefix);
 		this.keyPrefix = keyPrefix;
 	}
 

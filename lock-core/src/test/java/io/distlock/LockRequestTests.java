@@ -59,9 +59,23 @@ class LockRequestTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "order:42", "{braces}", "a b c", "ключ 🔒", "*?[glob]", "line\nbreak" })
+	@ValueSource(strings = { "order:42", "{braces}", "a b c", "ключ 🔒", "*?[glob]", "\u00a0nbsp" })
 	void anyOtherStringIsAValidKey(String key) {
 		assertThat(LockRequest.of(key, TTL, Duration.ZERO).key()).isEqualTo(key);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "line\nbreak", "tab\t", "\u0000", "unit\u001fseparator", "\u007f", "\u0085" })
+	void keyWithAControlCharacterIsRejected(String key) {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of(key, TTL, Duration.ZERO))
+			.withMessageStartingWith("'key' must not contain control characters but was '")
+			.withMessageNotContaining(key);
+	}
+
+	@Test
+	void keyWithAControlCharacterIsNamedWithTheCharacterEscaped() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of("order:4\n2", TTL, Duration.ZERO))
+			.withMessage("'key' must not contain control characters but was 'order:4\\u000a2'");
 	}
 
 	@Test

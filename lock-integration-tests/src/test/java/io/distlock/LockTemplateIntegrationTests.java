@@ -379,7 +379,9 @@ class LockTemplateIntegrationTests {
 				.hasCauseInstanceOf(InterruptedException.class);
 			assertThat(flagKept).isTrue();
 			assertThat(this.waiter.waiting()).isZero();
-			assertThat(redis.endpoint().command("EXISTS", "{lock:k}:queue", "{lock:k}:queue-timeouts")).isEqualTo(0L);
+			assertThat(redis.endpoint()
+				.command("EXISTS", "{lock:k}\u001fqueue\u001flock:k", "{lock:k}\u001fqueue-timeouts\u001flock:k"))
+				.isEqualTo(0L);
 		}
 	}
 

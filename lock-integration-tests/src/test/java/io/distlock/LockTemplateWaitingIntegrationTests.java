@@ -149,7 +149,7 @@ class LockTemplateWaitingIntegrationTests {
 					TimeUnit.MILLISECONDS.toNanos(250 + 700));
 		}
 		assertThat(this.waiter.waiting()).isZero();
-		assertThat(redis.endpoint().command("EXISTS", "{lock:k}:queue")).isEqualTo(0L);
+		assertThat(redis.endpoint().command("EXISTS", "{lock:k}\u001fqueue\u001flock:k")).isEqualTo(0L);
 	}
 
 	@Test
@@ -167,7 +167,7 @@ class LockTemplateWaitingIntegrationTests {
 			}, (task) -> new Thread(task).start()));
 			long queued = i + 1;
 			await().atMost(Duration.ofSeconds(5))
-				.until(() -> (Long) redis.endpoint().command("LLEN", "{lock:k}:queue") == queued);
+				.until(() -> (Long) redis.endpoint().command("LLEN", "{lock:k}\u001fqueue\u001flock:k") == queued);
 		}
 		holder.close();
 		CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
@@ -181,10 +181,10 @@ class LockTemplateWaitingIntegrationTests {
 			.supplyAsync(() -> this.template.tryAcquire(LockRequest.of("k", TTL, Duration.ofMillis(300)).withFair(true))
 				.isPresent());
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> (Long) redis.endpoint().command("LLEN", "{lock:k}:queue") == 1);
+			.until(() -> (Long) redis.endpoint().command("LLEN", "{lock:k}\u001fqueue\u001flock:k") == 1);
 		Waiting patient = startWaiting(LockRequest.of("k", TTL, LONG_BACKOFF).withFair(true));
 		assertThat(impatient.get(5, TimeUnit.SECONDS)).isFalse();
-		assertThat(redis.endpoint().command("LLEN", "{lock:k}:queue")).isEqualTo(1L);
+		assertThat(redis.endpoint().command("LLEN", "{lock:k}\u001fqueue\u001flock:k")).isEqualTo(1L);
 		long releasedAt = System.nanoTime();
 		holder.close();
 		assertThat(patient.acquiredAt(5) - releasedAt).isLessThan(TimeUnit.MILLISECONDS.toNanos(1500));

@@ -96,8 +96,16 @@ class BadInputIntegrationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "ключ 🔒 鍵", "{braces}", "a{b}c", "}{", "{}", "glob*", "glob?", "[a-z]", "*",
-			"line\nbreak", "colons:a:b", "bystander-*" })
+	@ValueSource(strings = { "line\nbreak", "nul\u0000", "unit\u001fseparator" })
+	void keyWithAControlCharacterIsRejectedNamingTheArgument(String key) {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.lockTemplate.tryAcquire(key, TTL, Duration.ZERO))
+			.withMessageStartingWith("'key' must not contain control characters");
+		assertNoLockLeftAndBystanderIntact();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "ключ 🔒 鍵", "{braces}", "a{b}c", "}{", "{}", "glob*", "glob?", "[a-z]", "*", "colons:a:b",
+			"bystander-*", "{t}:42:fence", "x:\u00a0" })
 	void unusualKeysLockExactlyThemselves(String key) {
 		try (LockHandle handle = this.lockTemplate.tryAcquire(key, TTL, Duration.ZERO).orElseThrow()) {
 			assertThat(handle.key()).isEqualTo(key);
@@ -187,7 +195,7 @@ class BadInputIntegrationTests {
 
 	private void assertNoLockLeftAndBystanderIntact() {
 		Set<String> keys = this.redisTemplate.keys("*");
-		assertThat(keys).allMatch((key) -> key.equals("lock:bystander") || key.endsWith(":fence"),
+		assertThat(keys).allMatch((key) -> key.equals("lock:bystander") || key.contains("\u001ffence\u001f"),
 				"only fencing counters and the bystander remain");
 		assertThat(this.redisTemplate.opsForValue().get("lock:bystander")).isEqualTo("application data");
 	}

@@ -44,9 +44,13 @@ final class LockScripts {
 
 	static final RedisScript<Long> RENEW = load("renew.lua", Long.class);
 
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> RENEW_ALL = load("renew-all.lua", List.class);
+
 	static final RedisScript<Long> RAISE_FENCE = load("raise-fence.lua", Long.class);
 
-	static final List<RedisScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, LEAVE_QUEUE, RELEASE, RENEW, RAISE_FENCE);
+	static final List<RedisScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, LEAVE_QUEUE, RELEASE, RENEW, RENEW_ALL,
+			RAISE_FENCE);
 
 	private LockScripts() {
 	}

@@ -16,16 +16,43 @@
 
 package io.distlock.redis;
 
+import java.nio.charset.StandardCharsets;
+
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+
 /**
  * The Redis names used for one lock resource, all in one hash slot so that every script
  * runs unchanged on Redis Cluster.
  *
  * <p>
- * The lock key is the resource name itself whenever possible, so a lock is easy to find
- * with {@code redis-cli}. The other names share its hash slot through a hash tag: the
- * resource's own tag if it has one, otherwise the resource wrapped in braces. Release
- * channels all start with {@link #CHANNEL_PREFIX}, so that one pattern subscription
- * ({@link #CHANNEL_PATTERN}) hears the releases of every lock and nothing else.
+ * The lock key is the resource name itself ({@code lock:order:42}), so a lock is easy to
+ * find with {@code redis-cli}. Every other name is derived as
+ * <code>{T}&#x241F;type&#x241F;R</code>: a hash tag <code>T</code>, the separator
+ * {@link #SEPARATOR} (U+001F, shown here as &#x241F;), the type ({@code fence},
+ * {@code queue}, {@code queue-timeouts}), the separator again and the resource
+ * <code>R</code>. The release channel is {@link #CHANNEL_PREFIX} followed by
+ * <code>{T}&#x241F;R</code>, so that one pattern subscription ({@link #CHANNEL_PATTERN})
+ * hears the releases of every lock and nothing else. No resource may contain a control
+ * character, the separator among them ({@link #of} rejects one, as do the lock request
+ * and the key prefix before it).
+ *
+ * <p>
+ * Why no two resources can share a name, whatever their keys: <code>T</code> holds no
+ * separator (it is part of <code>R</code>, or made of {@code [0-9a-z]}), and neither do
+ * the types or <code>R</code>. So a derived name holds the separator exactly twice, and
+ * splitting it there gives back its type and its resource: two different (resource, type)
+ * pairs never share a derived name. No lock key holds the separator, so no derived name
+ * is any resource's lock key. Likewise a channel, split at its one separator, gives back
+ * its resource.
+ *
+ * <p>
+ * Why the names share the lock key's slot: Redis hashes the text between a key's first
+ * '{' and the first '}' after it when that text is not empty, otherwise the whole key.
+ * <code>T</code> is not empty and holds no '}', so a derived name hashes exactly
+ * <code>T</code>, which is what Redis hashes of the lock key: its hash tag when it has
+ * one, otherwise the whole resource. A resource without a tag that holds a '}' (such as
+ * <code>a}b</code> or <code>{}x</code>) cannot be put in braces; its <code>T</code> is a
+ * short string chosen to hash to the same slot.
  *
  * @param lock the key holding the owner token while the lock is held
  * @param fence the fencing counter
@@ -46,33 +73,102 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 	 */
 	static final String CHANNEL_PATTERN = CHANNEL_PREFIX + "*";
 
+	/**
+	 * Separates the parts of a derived name: the ASCII unit separator, a control
+	 * character, which lock resources may not contain.
+	 */
+	static final char SEPARATOR = '\u001f';
+
+	/**
+	 * Return the names of the given lock resource.
+	 * @param resource the lock resource: the key prefix followed by the lock key
+	 * @return the names
+	 * @throws IllegalArgumentException if the resource is empty or holds a control
+	 * character
+	 */
 	static RedisLockKeys of(String resource) {
-		String base;
-		String lock = resource;
-		if (hasHashTag(resource)) {
-			base = resource;
-		}
-		else if (resource.indexOf('}') < 0) {
-			base = "{" + resource + "}";
-		}
-		else {
-			// A '}' without a valid tag before it ("a}b", "{}x") cannot be wrapped in a
-			// tag that hashes like the bare name, so the lock key gets a tag of its own.
-			base = "{" + Integer.toHexString(resource.hashCode()) + "}" + resource;
-			lock = base;
-		}
-		// The prefix holds no brace, so the channel's hash tag is still the base's.
-		return new RedisLockKeys(lock, base + ":fence", base + ":queue", base + ":queue-timeouts",
-				CHANNEL_PREFIX + base);
+		validate(resource);
+		String tag = "{" + hashTag(resource) + "}";
+		return new RedisLockKeys(resource, derived(tag, "fence", resource), derived(tag, "queue", resource),
+				derived(tag, "queue-timeouts", resource), CHANNEL_PREFIX + tag + SEPARATOR + resource);
+	}
+
+	private static String derived(String tag, String type, String resource) {
+		return tag + SEPARATOR + type + SEPARATOR + resource;
 	}
 
 	/**
-	 * Tell whether Redis would hash only part of the key: the part between its first '{'
-	 * and the first '}' after it, when that part is not empty.
+	 * Return text without '}' that Redis hashes to the resource's slot: the part of the
+	 * resource that Redis hashes, or a stand-in when that part holds a '}'.
 	 */
-	private static boolean hasHashTag(String key) {
-		int open = key.indexOf('{');
-		return open >= 0 && key.indexOf('}', open + 1) > open + 1;
+	private static String hashTag(String resource) {
+		int open = resource.indexOf('{');
+		int close = (open >= 0) ? resource.indexOf('}', open + 1) : -1;
+		if (close > open + 1) {
+			return resource.substring(open + 1, close);
+		}
+		if (resource.indexOf('}') < 0) {
+			return resource;
+		}
+		return SlotTags.TAGS[ClusterSlotHashUtil.calculateSlot(resource.getBytes(StandardCharsets.UTF_8))];
+	}
+
+	private static void validate(String resource) {
+		if (resource == null || resource.isEmpty()) {
+			throw new IllegalArgumentException("Lock resource must not be empty");
+		}
+		for (int i = 0; i < resource.length(); i++) {
+			if (Character.isISOControl(resource.charAt(i))) {
+				throw new IllegalArgumentException("Lock resource '" + escape(resource)
+						+ "' must not contain control characters, which the lock's Redis names reserve");
+			}
+		}
+	}
+
+	/**
+	 * Return the string with its control characters written as Java unicode escapes, so
+	 * that it reads well in an error message.
+	 */
+	private static String escape(String value) {
+		StringBuilder escaped = new StringBuilder(value.length() + 8);
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (Character.isISOControl(c)) {
+				escaped.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				escaped.append(c);
+			}
+		}
+		return escaped.toString();
+	}
+
+	/**
+	 * For each hash slot, the first base-36 number (in {@code [0-9a-z]}, at most four
+	 * characters) that hashes to it. Computed once, in about 10 ms, when the first
+	 * resource needs one.
+	 */
+	static final class SlotTags {
+
+		static final String[] TAGS = compute();
+
+		private SlotTags() {
+		}
+
+		private static String[] compute() {
+			String[] tags = new String[ClusterSlotHashUtil.SLOT_COUNT];
+			int missing = tags.length;
+			for (int n = 0; missing > 0; n++) {
+				String tag = Integer.toString(n, Character.MAX_RADIX);
+				int slot = ClusterSlotHashUtil.calculateSlot(tag.getBytes(StandardCharsets.US_ASCII));
+				if (tags[slot] == null) {
+					tags[slot] = tag;
+					missing--;
+				}
+			}
+			return tags;
+		}
+
 	}
 
 }

@@ -56,9 +56,10 @@ if not free then
   return {0, redis.call('PTTL', KEYS[1])}
 end
 -- Free, but an earlier waiter's turn; it missed the release if dropping waiters made it
--- first just now.
+-- first just now. pcall: a wake-up that cannot be published (an ACL user without
+-- permission on the channel) must not fail the acquisition; the waiter polls anyway.
 if #expired > 0 then
-  redis.call('PUBLISH', ARGV[5], first)
+  redis.pcall('PUBLISH', ARGV[5], first)
 end
 local firstPlace = redis.call('ZSCORE', KEYS[4], first)
 if not firstPlace then

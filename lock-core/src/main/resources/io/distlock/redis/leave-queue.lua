@@ -9,13 +9,16 @@
 --
 -- Returns 1 when the waiter was in the queue, 0 when it was not (never joined, already
 -- dropped, or it took the lock).
+--
+-- pcall: a wake-up that cannot be published (an ACL user without permission on the
+-- channel) must not fail leaving the queue; the next waiter polls anyway.
 local wasFirst = redis.call('LINDEX', KEYS[2], 0) == ARGV[1]
 local removed = redis.call('LREM', KEYS[2], 1, ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 if wasFirst and redis.call('EXISTS', KEYS[1]) == 0 then
   local first = redis.call('LINDEX', KEYS[2], 0)
   if first then
-    redis.call('PUBLISH', ARGV[2], first)
+    redis.pcall('PUBLISH', ARGV[2], first)
   end
 end
 return removed

@@ -13,14 +13,18 @@
 --
 -- Returns 1 when released, 0 when the lock is not held by this owner (it expired and
 -- may belong to someone else now, whose lock stays untouched).
+--
+-- pcall: a notification that cannot be published, such as for an ACL user without
+-- permission on the channel, must not fail a release that has happened; waiters then
+-- notice the free lock on their backoff.
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   return 0
 end
 redis.call('DEL', KEYS[1])
 local first = redis.call('LINDEX', KEYS[2], 0)
 if first then
-  redis.call('PUBLISH', ARGV[2], first)
+  redis.pcall('PUBLISH', ARGV[2], first)
 else
-  redis.call('PUBLISH', ARGV[2], ARGV[3])
+  redis.pcall('PUBLISH', ARGV[2], ARGV[3])
 end
 return 1

@@ -7,8 +7,7 @@
 --
 -- Returns 1 when renewed, 0 when the lock is not held by this owner (it was lost).
 --
--- pcall: a key overwritten with another type is a lost lock, not an error that would fail
--- every other renewal sent in the same pipeline.
+-- pcall: a key overwritten with another type is a lost lock, not an error.
 if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then
   return 0
 end

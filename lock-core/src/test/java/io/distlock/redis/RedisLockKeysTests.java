@@ -16,63 +16,114 @@
 
 package io.distlock.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
-import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Tests for {@link RedisLockKeys}.
  */
 class RedisLockKeysTests {
 
-	@ParameterizedTest
-	@ValueSource(strings = { "lock:orders:42", "lock:{user-7}:cart", "lock:a{b", "lock:a}b", "{}x", "lock:{}x}", "}",
-			"{", "lock:ключ 🔒", "lock:*?[a]", "lock:line\nbreak" })
-	void everyNameOfOneLockSharesTheLockKeysHashSlot(String resource) {
-		RedisLockKeys keys = RedisLockKeys.of(resource);
-		int slot = SlotHash.getSlot(keys.lock());
-		assertThat(SlotHash.getSlot(keys.fence())).isEqualTo(slot);
-		assertThat(SlotHash.getSlot(keys.queue())).isEqualTo(slot);
-		assertThat(SlotHash.getSlot(keys.queueTimeouts())).isEqualTo(slot);
-		assertThat(SlotHash.getSlot(keys.channel())).isEqualTo(slot);
+	/**
+	 * Keys built to collide under a naive naming scheme: a resource named like another's
+	 * derived names, with and without hash tags, braces that make no tag, and the
+	 * resource a hash-based tag would produce.
+	 */
+	private static final List<String> ADVERSARIAL_KEYS = List.of("x", "{x}", "x:fence", "{x}:fence", "{x}:queue",
+			"{x}:queue-timeouts", "{t}:42", "{t}:42:fence", "{t}:42:queue", "{t}:42:queue-timeouts", "{t}:42:channel",
+			"order:42", "{order:42}:fence", "{order:42}:queue", "a}b", "{}x", "{}", "}{", "{", "}", "{{x}}", "}}}",
+			"{a}{b}", "{a{b}c}", "{a{b}", "{" + Integer.toHexString("a}b".hashCode()) + "}a}b", "fence", "queue",
+			"ключ 🔒", "{ключ}}", "*?[a]", "distlock:released:{x}");
+
+	static Stream<String> resources() {
+		// With the default prefix, an empty one, and one full of braces.
+		return Stream.of("lock:", "", "{", "}", "{p}", "}{")
+			.flatMap((prefix) -> ADVERSARIAL_KEYS.stream().map((key) -> prefix + key))
+			.distinct();
+	}
+
+	@Test
+	void keysOfAllResourcesArePairwiseDistinct() {
+		Map<String, String> owners = new HashMap<>();
+		resources().forEach((resource) -> {
+			RedisLockKeys keys = RedisLockKeys.of(resource);
+			for (String name : List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts())) {
+				String owner = owners.putIfAbsent(name, resource);
+				assertThat(owner).as("'%s' is a name of '%s' and of '%s'", name, resource, owner).isNull();
+			}
+		});
+	}
+
+	@Test
+	void releaseChannelsOfAllResourcesArePairwiseDistinct() {
+		List<String> channels = new ArrayList<>();
+		resources().forEach((resource) -> channels.add(RedisLockKeys.of(resource).channel()));
+		assertThat(channels).doesNotHaveDuplicates();
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "lock:orders:42", "lock:{user-7}:cart", "lock:a}b", "{", "lock:*?[a]" })
+	@MethodSource("resources")
+	void everyNameOfOneLockSharesTheLockKeysHashSlot(String resource) {
+		RedisLockKeys keys = RedisLockKeys.of(resource);
+		int slot = slot(keys.lock());
+		assertThat(slot(keys.fence())).isEqualTo(slot);
+		assertThat(slot(keys.queue())).isEqualTo(slot);
+		assertThat(slot(keys.queueTimeouts())).isEqualTo(slot);
+		assertThat(slot(keys.channel())).isEqualTo(slot);
+	}
+
+	@ParameterizedTest
+	@MethodSource("resources")
+	void lockKeyIsTheResourceNameItself(String resource) {
+		assertThat(RedisLockKeys.of(resource).lock()).isEqualTo(resource);
+	}
+
+	@ParameterizedTest
+	@MethodSource("resources")
 	void everyReleaseChannelMatchesTheOnePatternSubscription(String resource) {
 		String channel = RedisLockKeys.of(resource).channel();
 		assertThat(RedisLockKeys.CHANNEL_PATTERN).isEqualTo(RedisLockKeys.CHANNEL_PREFIX + "*");
 		assertThat(channel).startsWith(RedisLockKeys.CHANNEL_PREFIX).contains(resource);
 	}
 
-	@ParameterizedTest
-	@ValueSource(strings = { "lock:orders:42", "lock:{user-7}:cart", "lock:a}b" })
-	void everyNameOfOneLockDiffersFromTheOthers(String resource) {
-		RedisLockKeys keys = RedisLockKeys.of(resource);
-		assertThat(List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts(), keys.channel()))
-			.doesNotHaveDuplicates();
+	@Test
+	void lockKeyStaysReadable() {
+		assertThat(RedisLockKeys.of("lock:order:42").lock()).isEqualTo("lock:order:42");
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "lock:orders:42", "lock:{user-7}:cart", "lock:a{b", "lock:ключ 🔒" })
-	void lockKeyIsTheResourceNameItself(String resource) {
-		assertThat(RedisLockKeys.of(resource).lock()).isEqualTo(resource);
+	@ValueSource(strings = { "lock:line\nbreak", "lock:\u0000", "\u001f", "lock:\u007f", "lock:\u0085" })
+	void resourceWithAControlCharacterIsRejected(String resource) {
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisLockKeys.of(resource))
+			.withMessageContaining("control character");
 	}
 
-	@ParameterizedTest
-	@ValueSource(strings = { "lock:orders:42", "lock:{user-7}:cart", "lock:a}b", "{}x" })
-	void namesOfDifferentResourcesDiffer(String resource) {
-		RedisLockKeys keys = RedisLockKeys.of(resource);
-		RedisLockKeys other = RedisLockKeys.of(resource + "x");
-		assertThat(keys.lock()).isNotEqualTo(other.lock()).isNotEqualTo(keys.fence());
-		assertThat(keys.fence()).isNotEqualTo(other.fence());
-		assertThat(keys.queue()).isNotEqualTo(other.queue());
-		assertThat(keys.queueTimeouts()).isNotEqualTo(other.queueTimeouts());
-		assertThat(keys.channel()).isNotEqualTo(other.channel());
+	@Test
+	void everyStandInTagHashesToItsSlotAndHoldsNoBrace() {
+		String[] tags = RedisLockKeys.SlotTags.TAGS;
+		assertThat(tags).hasSize(ClusterSlotHashUtil.SLOT_COUNT);
+		for (int slot = 0; slot < tags.length; slot++) {
+			assertThat(tags[slot]).matches("[0-9a-z]+");
+			assertThat(slot(tags[slot])).isEqualTo(slot);
+		}
+	}
+
+	private static int slot(String key) {
+		return ClusterSlotHashUtil.calculateSlot(key.getBytes(StandardCharsets.UTF_8));
 	}
 
 }

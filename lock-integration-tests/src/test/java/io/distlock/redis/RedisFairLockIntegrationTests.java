@@ -42,9 +42,11 @@ class RedisFairLockIntegrationTests {
 
 	private static final Duration PLACE = Duration.ofSeconds(10);
 
-	private static final String QUEUE = "{k}:queue";
+	private static final String QUEUE = RedisLockKeys.of("k").queue();
 
-	private static final String CHANNEL = "distlock:released:{k}";
+	private static final String QUEUE_TIMEOUTS = RedisLockKeys.of("k").queueTimeouts();
+
+	private static final String CHANNEL = RedisLockKeys.of("k").channel();
 
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
@@ -127,7 +129,7 @@ class RedisFairLockIntegrationTests {
 		this.client.tryAcquireFair("k", owner(), TTL, Duration.ofSeconds(3));
 		this.client.tryAcquireFair("k", owner(), TTL, Duration.ofSeconds(5));
 		assertThat((Long) redis.endpoint().command("PTTL", QUEUE)).isBetween(4_000L, 5_000L);
-		assertThat((Long) redis.endpoint().command("PTTL", "{k}:queue-timeouts")).isBetween(4_000L, 5_000L);
+		assertThat((Long) redis.endpoint().command("PTTL", QUEUE_TIMEOUTS)).isBetween(4_000L, 5_000L);
 	}
 
 	@Test
@@ -168,7 +170,7 @@ class RedisFairLockIntegrationTests {
 		assertThat(this.client.leaveQueue("k", waiter)).isTrue();
 		assertThat(this.client.leaveQueue("k", waiter)).isFalse();
 		assertThat(this.client.leaveQueue("k", owner())).isFalse();
-		assertThat(redis.endpoint().command("EXISTS", QUEUE, "{k}:queue-timeouts")).isEqualTo(0L);
+		assertThat(redis.endpoint().command("EXISTS", QUEUE, QUEUE_TIMEOUTS)).isEqualTo(0L);
 	}
 
 	@Test
@@ -185,6 +187,13 @@ class RedisFairLockIntegrationTests {
 			assertThat(this.client.tryAcquireFair("k", owner(), TTL, PLACE)).isInstanceOf(AcquireResult.Busy.class);
 			assertThat(subscriber.read()).isEqualTo(List.of("pmessage", RedisLockKeys.CHANNEL_PATTERN, CHANNEL, first));
 		}
+	}
+
+	@Test
+	void fairLocksWhoseNamesDifferOnlyByBracesHaveSeparateQueues() {
+		this.client.tryAcquireFair("x", owner(), TTL, PLACE);
+		assertThat(this.client.tryAcquireFair("x", owner(), TTL, PLACE)).isInstanceOf(AcquireResult.Busy.class);
+		assertThat(this.client.tryAcquireFair("{x}", owner(), TTL, PLACE)).isInstanceOf(AcquireResult.Acquired.class);
 	}
 
 	private RespConnection subscribe() {

@@ -97,8 +97,28 @@ class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 		long first = acquired(this.client.tryAcquire("k", owner, Duration.ofSeconds(10)));
 		this.client.release("k", owner);
 		Thread.sleep(150);
-		assertThat(redis.endpoint().command("EXISTS", "{k}:fence")).isEqualTo(0L);
+		assertThat(redis.endpoint().command("EXISTS", RedisLockKeys.of("k").fence())).isEqualTo(0L);
 		assertThat(acquired(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10)))).isGreaterThan(first);
+	}
+
+	@Test
+	void lockNamedLikeAnotherLocksFencingCounterIsFreeAndLeavesThatCounterAlone() {
+		long first = acquired(this.client.tryAcquire("{t}:42", owner(), Duration.ofSeconds(10)));
+		String other = owner();
+		assertThat(this.client.tryAcquire("{t}:42:fence", other, Duration.ofSeconds(10)))
+			.isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(this.client.release("{t}:42:fence", other)).isTrue();
+		assertThat(redis.endpoint().command("GET", RedisLockKeys.of("{t}:42").fence()))
+			.isEqualTo(String.valueOf(first));
+	}
+
+	@Test
+	void acquiringALockLeavesALockNamedLikeItsFencingCounterHeld() {
+		String owner = owner();
+		acquired(this.client.tryAcquire("{t}:42:fence", owner, Duration.ofSeconds(10)));
+		acquired(this.client.tryAcquire("{t}:42", owner(), Duration.ofSeconds(10)));
+		assertThat(this.client.isHeld("{t}:42:fence", owner)).isTrue();
+		assertThat(this.client.release("{t}:42:fence", owner)).isTrue();
 	}
 
 	@Test
@@ -134,10 +154,10 @@ class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 		String owner = owner();
 		this.client.tryAcquire("lock:order:42", owner, Duration.ofSeconds(10));
 		try (RespConnection subscriber = redis.endpoint().connect(Duration.ofSeconds(2))) {
-			subscriber.command("SUBSCRIBE", "distlock:released:{lock:order:42}");
+			subscriber.command("SUBSCRIBE", RedisLockKeys.of("lock:order:42").channel());
 			this.client.release("lock:order:42", owner);
 			assertThat(subscriber.read())
-				.isEqualTo(List.of("message", "distlock:released:{lock:order:42}", "lock:order:42"));
+				.isEqualTo(List.of("message", RedisLockKeys.of("lock:order:42").channel(), "lock:order:42"));
 		}
 	}
 
@@ -209,7 +229,7 @@ class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 				RedisLockClient client = new RedisLockClient(factory);
 				long before = acquired(client.tryAcquire("k", owner(), Duration.ofSeconds(10)));
 				server.restart();
-				assertThat(server.command("EXISTS", "k", "{k}:fence")).isEqualTo(0L);
+				assertThat(server.command("EXISTS", "k", RedisLockKeys.of("k").fence())).isEqualTo(0L);
 				long after = acquired(client.tryAcquire("k", owner(), Duration.ofSeconds(10)));
 				assertThat(after).isGreaterThan(before);
 			}

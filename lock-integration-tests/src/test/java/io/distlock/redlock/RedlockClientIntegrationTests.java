@@ -71,7 +71,7 @@ class RedlockClientIntegrationTests extends LockClientContractTests {
 		long token = acquired(this.client.tryAcquire("lock:k", owner, Duration.ofSeconds(10)));
 		for (int i = 0; i < 5; i++) {
 			assertThat(redis.endpoint(i).command("GET", "lock:k")).isEqualTo(owner);
-			assertThat(Long.parseLong((String) redis.endpoint(i).command("GET", "{lock:k}:fence")))
+			assertThat(Long.parseLong((String) redis.endpoint(i).command("GET", "{lock:k}\u001ffence\u001flock:k")))
 				.isGreaterThanOrEqualTo(token);
 		}
 	}
@@ -104,14 +104,14 @@ class RedlockClientIntegrationTests extends LockClientContractTests {
 		// shares node 2 with it, so the later token must still be higher.
 		long high = System.currentTimeMillis() * 1000 + 60_000_000L;
 		for (int i = 0; i < 3; i++) {
-			redis.endpoint(i).command("SET", "{lock:k}:fence", String.valueOf(high));
+			redis.endpoint(i).command("SET", "{lock:k}\u001ffence\u001flock:k", String.valueOf(high));
 		}
 		redis.endpoint(0).command("SET", "lock:k", "someone else", "PX", "10000");
 		redis.endpoint(1).command("SET", "lock:k", "someone else", "PX", "10000");
 		long token = acquired(this.client.tryAcquire("lock:k", owner(), Duration.ofSeconds(10)));
 		assertThat(token).isGreaterThan(high);
 		for (int i = 2; i < 5; i++) {
-			assertThat(Long.parseLong((String) redis.endpoint(i).command("GET", "{lock:k}:fence")))
+			assertThat(Long.parseLong((String) redis.endpoint(i).command("GET", "{lock:k}\u001ffence\u001flock:k")))
 				.isGreaterThanOrEqualTo(token);
 		}
 	}

@@ -61,8 +61,10 @@ public final class DistLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(RedisConnectionFactory.class)
-	LockClient lockClient(RedisConnectionFactory connectionFactory) {
-		return new RedisLockClient(connectionFactory);
+	LockClient lockClient(RedisConnectionFactory connectionFactory, DistLockProperties properties) {
+		RedisLockClient client = new RedisLockClient(connectionFactory);
+		client.setFencingCounterRetention(properties.getFencingCounterRetention());
+		return client;
 	}
 
 	@Bean

@@ -72,6 +72,14 @@ public class DistLockProperties {
 	 */
 	private Duration maxHold = Duration.ofHours(1);
 
+	/**
+	 * How long Redis keeps a key's fencing counter after the key was last acquired. Past
+	 * it, tokens still increase, as they are at least the Redis clock in microseconds, as
+	 * long as that clock does not step back by more than this between two acquisitions of
+	 * the key. Longer keeps one small key per lock key for longer.
+	 */
+	private Duration fencingCounterRetention = Duration.ofMinutes(10);
+
 	private final Redlock redlock = new Redlock();
 
 	public boolean isEnabled() {
@@ -125,6 +133,16 @@ public class DistLockProperties {
 	public void setMaxHold(Duration maxHold) {
 		Assert.isTrue(!maxHold.isNegative() && !maxHold.isZero(), () -> "Max hold must be positive but was " + maxHold);
 		this.maxHold = maxHold;
+	}
+
+	public Duration getFencingCounterRetention() {
+		return this.fencingCounterRetention;
+	}
+
+	public void setFencingCounterRetention(Duration fencingCounterRetention) {
+		Assert.isTrue(fencingCounterRetention.toMillis() >= 1,
+				() -> "Fencing counter retention must be at least 1ms but was " + fencingCounterRetention);
+		this.fencingCounterRetention = fencingCounterRetention;
 	}
 
 	public Redlock getRedlock() {

@@ -65,6 +65,7 @@ class RedlockConfiguration {
 	@ConditionalOnMissingBean(LockClient.class)
 	RedlockClient lockClient(RedlockNodes nodes, DistLockProperties properties) {
 		DistLockProperties.Redlock redlock = properties.getRedlock();
+		nodes.clients().forEach((client) -> client.setFencingCounterRetention(properties.getFencingCounterRetention()));
 		return new RedlockClient(nodes.clients(), redlock.getClockDriftFactor(), redlock.getNodeTimeout());
 	}
 

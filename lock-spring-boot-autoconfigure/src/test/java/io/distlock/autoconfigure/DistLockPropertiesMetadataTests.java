@@ -38,8 +38,8 @@ class DistLockPropertiesMetadataTests {
 		List<Map<String, Object>> properties = properties();
 		assertThat(properties).extracting((property) -> property.get("name"))
 			.contains("distlock.enabled", "distlock.key-prefix", "distlock.default-ttl", "distlock.default-wait-time",
-					"distlock.order", "distlock.max-hold", "distlock.redlock.nodes",
-					"distlock.redlock.clock-drift-factor", "distlock.redlock.node-timeout");
+					"distlock.order", "distlock.max-hold", "distlock.fencing-counter-retention",
+					"distlock.redlock.nodes", "distlock.redlock.clock-drift-factor", "distlock.redlock.node-timeout");
 		assertThat(properties).allSatisfy((property) -> assertThat((String) property.get("description")).isNotBlank());
 	}
 
@@ -52,6 +52,7 @@ class DistLockPropertiesMetadataTests {
 			.containsEntry("distlock.default-ttl", "30s")
 			.containsEntry("distlock.default-wait-time", 0)
 			.containsEntry("distlock.max-hold", "1h")
+			.containsEntry("distlock.fencing-counter-retention", "10m")
 			.containsEntry("distlock.redlock.clock-drift-factor", 0.01)
 			.containsEntry("distlock.redlock.node-timeout", "200ms")
 			.containsEntry("distlock.order", DistLockProperties.DEFAULT_ORDER);

@@ -74,6 +74,20 @@ class RedlockAutoConfigurationIntegrationTests {
 	}
 
 	@Test
+	void fencingCounterRetentionReachesEveryNode() {
+		Duration retention = Duration.ofMinutes(3);
+		contextRunner().withPropertyValues("distlock.fencing-counter-retention=" + retention.toMinutes() + "m")
+			.run((context) -> {
+				context.getBean(LockTemplate.class).execute("k", Duration.ofSeconds(10), Duration.ZERO, () -> null);
+				for (int i = 0; i < 5; i++) {
+					// The fencing counter of lock:k, see RedisLockKeys.
+					assertThat((Long) redis.endpoint(i).command("PTTL", "{lock:k}\u001ffence\u001flock:k"))
+						.isBetween(retention.minusSeconds(5).toMillis(), retention.toMillis());
+				}
+			});
+	}
+
+	@Test
 	void nodesGivenAsAYamlListAreUsed() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))

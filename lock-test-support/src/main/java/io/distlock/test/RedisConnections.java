@@ -60,6 +60,25 @@ public final class RedisConnections {
 		if (endpoint.password() != null) {
 			server.setPassword(RedisPassword.of(endpoint.password()));
 		}
+		return connectionFactory(server, timeout);
+	}
+
+	/**
+	 * Create and start a connection factory for the endpoint that logs in as the given
+	 * ACL user, with the test timeout.
+	 * @param endpoint the server
+	 * @param username the ACL user, created on the server beforehand
+	 * @param password the user's password
+	 * @return the started factory; destroy it when done
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisEndpoint endpoint, String username, String password) {
+		RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(endpoint.host(), endpoint.port());
+		server.setUsername(username);
+		server.setPassword(RedisPassword.of(password));
+		return connectionFactory(server, TIMEOUT);
+	}
+
+	private static LettuceConnectionFactory connectionFactory(RedisStandaloneConfiguration server, Duration timeout) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
 			.commandTimeout(timeout)
 			.clientOptions(ClientOptions.builder()

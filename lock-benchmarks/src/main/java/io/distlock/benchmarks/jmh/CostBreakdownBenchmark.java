@@ -203,12 +203,12 @@ public class CostBreakdownBenchmark {
 				case "scripts-lettuce" -> {
 					RedisCommands<String, String> commands = commands();
 					List<Object> acquired = commands.evalsha(this.acquireSha, ScriptOutputType.MULTI,
-							new String[] { "lock:" + KEY, "{lock:" + KEY + "}:fence" }, token,
+							new String[] { "lock:" + KEY, "{lock:" + KEY + "}\u001ffence\u001flock:" + KEY }, token,
 							String.valueOf(TTL.toMillis()), "3600000");
 					check(Long.valueOf(1).equals(acquired.get(0)));
 					commands.evalsha(this.releaseSha, ScriptOutputType.INTEGER,
-							new String[] { "lock:" + KEY, "{lock:" + KEY + "}:queue" }, token,
-							"distlock:released:{lock:" + KEY + "}", "lock:" + KEY);
+							new String[] { "lock:" + KEY, "{lock:" + KEY + "}\u001fqueue\u001flock:" + KEY }, token,
+							"distlock:released:{lock:" + KEY + "}\u001flock:" + KEY, "lock:" + KEY);
 				}
 				case "client", "client-in-app" -> {
 					RedisLockClient client = this.client;
