@@ -34,6 +34,7 @@ import io.distlock.core.FairLockClient;
 import io.distlock.core.RaisableFencingLockClient;
 import io.distlock.core.Renewal;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -57,7 +58,7 @@ import org.springframework.util.Assert;
  * command timeout of the connection factory ({@code spring.data.redis.timeout}); when it
  * passes, or Redis cannot be reached, a {@link LockBackendException} is thrown.
  */
-public class RedisLockClient implements FairLockClient, RaisableFencingLockClient {
+public class RedisLockClient implements FairLockClient, RaisableFencingLockClient, InitializingBean {
 
 	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
@@ -110,6 +111,18 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	public void setFencingCounterRetention(Duration retention) {
 		Assert.isTrue(retention != null && retention.toMillis() > 0, "'retention' must be positive");
 		this.fencingCounterRetention = String.valueOf(retention.toMillis());
+	}
+
+	/**
+	 * Connect to Redis and load the lock scripts ahead of the first lock, on a thread of
+	 * its own so that startup does not wait: the first acquisition otherwise pays for the
+	 * connection's handshake and for Redis learning its script while its lease is already
+	 * running, which on a slow link (100 ms each way) took longer than a 900 ms lease. A
+	 * Redis that is down now is connected to on first use, as usual.
+	 */
+	@Override
+	public void afterPropertiesSet() {
+		loadScriptsOnce();
 	}
 
 	@Override
@@ -279,8 +292,11 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	/**
 	 * Load every script into Redis once Redis has answered, so that the first renewal or
 	 * release does not pay an extra round trip for Redis to learn its script (EVALSHA,
-	 * NOSCRIPT, then EVAL): on a slow link that round trip could outlast the lease. After
-	 * a Redis restart the scripts load again on first use.
+	 * NOSCRIPT, then EVAL). The scripts load on a thread of their own, over the shared
+	 * connection, one {@code SCRIPT LOAD} after the other: the acquisition that triggers
+	 * it must not wait, since its lease is already running (a pipeline here used to open
+	 * a connection of its own, which on a slow link took longer than a short lease).
+	 * After a Redis restart the scripts load again on first use.
 	 */
 	private void loadScriptsOnce() {
 		if (this.scriptsLoaded) {
@@ -288,13 +304,19 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 		}
 		// Tried once: if it fails, the scripts still load on first use.
 		this.scriptsLoaded = true;
+		Thread loader = new Thread(this::loadScripts, "distlock-script-loader");
+		loader.setDaemon(true);
+		loader.start();
+	}
+
+	private void loadScripts() {
 		try {
-			this.redis.executePipelined((RedisCallback<?>) (connection) -> {
-				for (RedisScript<?> script : LockScripts.ALL) {
-					connection.scriptingCommands().scriptLoad(bytes(script.getScriptAsString()));
-				}
-				return null;
-			});
+			// The shared connection: opened here, if not yet, and kept for the locks.
+			this.redis.execute((RedisCallback<String>) (connection) -> connection.ping());
+			for (RedisScript<?> script : LockScripts.ALL) {
+				this.redis.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
+					.scriptLoad(bytes(script.getScriptAsString())));
+			}
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not load the lock scripts ahead of use; they load on first use instead", ex);

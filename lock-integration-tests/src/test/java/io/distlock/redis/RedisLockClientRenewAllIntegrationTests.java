@@ -42,6 +42,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Integration tests for {@link RedisLockClient#renewAll}: what a renewal tick costs the
@@ -90,6 +91,39 @@ class RedisLockClientRenewAllIntegrationTests {
 		}
 		// The client connected while acquiring; renewals share that connection.
 		assertThat(stat("stats", "total_connections_received:(\\d+)") - connectionsBefore).isZero();
+	}
+
+	@Test
+	void firstAcquisitionLoadsTheScriptsOnTheSharedConnection() {
+		// Through a slow link, a connection of its own for loading the scripts cost the
+		// first acquisition a connect, a handshake and a close, all of it while its lease
+		// was running: enough to lose the lock before its first renewal.
+		long connectionsBefore = stat("stats", "total_connections_received:(\\d+)");
+		acquire(1);
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.admin.command("SCRIPT", "EXISTS", LockScripts.RENEW_ALL.getSha1(),
+					LockScripts.RELEASE.getSha1()))
+				.isEqualTo(List.of(1L, 1L)));
+		assertThat(stat("stats", "total_connections_received:(\\d+)") - connectionsBefore)
+			.as("connections opened: the shared one only")
+			.isOne();
+	}
+
+	@Test
+	void initializedClientConnectsAndLoadsItsScriptsBeforeTheFirstLock() {
+		long connectionsBefore = stat("stats", "total_connections_received:(\\d+)");
+		this.client.afterPropertiesSet();
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.admin.command("SCRIPT", "EXISTS", LockScripts.ACQUIRE.getSha1(),
+					LockScripts.RENEW_ALL.getSha1(), LockScripts.RELEASE.getSha1()))
+				.isEqualTo(List.of(1L, 1L, 1L)));
+		long scriptCallsBefore = scriptCalls();
+		acquire(1);
+		assertThat(stat("stats", "total_connections_received:(\\d+)") - connectionsBefore)
+			.as("connections opened: the shared one, before the first lock")
+			.isOne();
+		assertThat(scriptCalls() - scriptCallsBefore).as("the first acquisition is one EVALSHA, no NOSCRIPT and EVAL")
+			.isOne();
 	}
 
 	@Test
@@ -168,6 +202,7 @@ class RedisLockClientRenewAllIntegrationTests {
 					.map((key) -> ClusterSlotHashUtil.calculateSlot(key.getBytes(StandardCharsets.UTF_8)))
 					.distinct()
 					.count();
+				awaitScriptsLoaded(admin);
 				long callsBefore = scriptCalls(admin);
 				assertThat(client.renewAll(renewals)).containsOnly(true).hasSize(keys.size());
 				assertThat(scriptCalls(admin) - callsBefore).isEqualTo(slots).isLessThan(keys.size());
@@ -207,7 +242,18 @@ class RedisLockClientRenewAllIntegrationTests {
 			assertThat(this.client.tryAcquire(key, owner, TTL)).isInstanceOf(AcquireResult.Acquired.class);
 			renewals.add(new Renewal(key, owner, RENEWED_TTL));
 		}
+		// The first acquisition loads the other scripts in the background: counting
+		// script calls before they are in would count a NOSCRIPT and its EVAL too.
+		awaitScriptsLoaded(this.admin);
 		return renewals;
+	}
+
+	private static void awaitScriptsLoaded(RespConnection admin) {
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(
+					() -> assertThat((List<Object>) admin.command("SCRIPT", "EXISTS", LockScripts.ACQUIRE.getSha1(),
+							LockScripts.RENEW_ALL.getSha1(), LockScripts.RELEASE.getSha1()))
+						.containsOnly(1L));
 	}
 
 	/**
