@@ -195,11 +195,20 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	}
 
 	private void releaseQuietly(String key, String ownerToken) {
+		// A caller that was interrupted stopped waiting for the nodes, but some may have
+		// taken the lock: the interrupt is held back while the release is waited for, or
+		// the release would be abandoned at once and the lock stay for its whole ttl.
+		boolean interrupted = Thread.interrupted();
 		try {
 			onAllNodes(key, (node) -> node.release(key, ownerToken));
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not release the partial Redlock acquisition of '" + key + "'", ex);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
