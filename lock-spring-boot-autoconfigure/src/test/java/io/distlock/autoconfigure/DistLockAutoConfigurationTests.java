@@ -207,6 +207,15 @@ class DistLockAutoConfigurationTests {
 	}
 
 	@Test
+	void defaultTtlAboveTheLongestLeaseFailsTheStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("distlock.default-ttl=400d")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Default ttl must be at most 365 days"));
+	}
+
+	@Test
 	void negativeDefaultWaitTimeFailsTheStartup() {
 		this.contextRunner.withPropertyValues("distlock.default-wait-time=-1s")
 			.run((context) -> assertThat(context).hasFailed()
