@@ -38,6 +38,11 @@ import org.springframework.util.Assert;
  * In fair mode every attempt keeps the caller's place in the store's queue, and a caller
  * that gives up or is interrupted leaves the queue, so it does not hold up the waiters
  * behind it. Fair mode needs a store that is a {@link FairLockClient}.
+ *
+ * <p>
+ * An attempt that fails (the store throws, or the thread is interrupted during the call)
+ * may still have taken the lock on Redis, so the owner token is released, best effort,
+ * before the failure is passed on.
  */
 final class LockAcquirer {
 
@@ -138,12 +143,33 @@ final class LockAcquirer {
 		catch (RuntimeException ex) {
 			// An interrupt makes the Redis client abandon the call; that is the interrupt
 			// of the wait, not a broken backend.
-			if (Thread.interrupted()) {
-				InterruptedException interrupted = new InterruptedException();
-				interrupted.initCause(ex);
-				throw interrupted;
+			boolean interrupted = Thread.interrupted();
+			giveBack(key, ownerToken, ex);
+			if (interrupted) {
+				InterruptedException interruptedException = new InterruptedException();
+				interruptedException.initCause(ex);
+				throw interruptedException;
 			}
 			throw ex;
+		}
+	}
+
+	/**
+	 * Release what a failed attempt may have taken. A command that timed out, or whose
+	 * caller was interrupted, was sent all the same, and Redis may run it later: without
+	 * this, the lock would stay taken for its whole ttl by an owner that is gone. The
+	 * release is owner-checked, so it never frees another owner's lock, and it follows
+	 * the attempt on the same connection, so Redis runs it after the attempt.
+	 * <p>
+	 * Called with the interrupt flag cleared, since the Redis client abandons calls made
+	 * while it is set; a failure of the release is added to the attempt's failure.
+	 */
+	private void giveBack(String key, String ownerToken, RuntimeException failure) {
+		try {
+			this.client.release(key, ownerToken);
+		}
+		catch (RuntimeException ex) {
+			failure.addSuppressed(ex);
 		}
 	}
 

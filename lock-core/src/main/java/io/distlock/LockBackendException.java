@@ -68,6 +68,10 @@ public class LockBackendException extends DistributedLockException {
 		LockBackendException translated = new LockBackendException(key, storeFailure.getStoreKey(),
 				storeFailure.getMessage(), storeFailure.getCause());
 		translated.setStackTrace(storeFailure.getStackTrace());
+		// Such as a failed release after a failed acquire attempt.
+		for (Throwable suppressed : storeFailure.getSuppressed()) {
+			translated.addSuppressed(suppressed);
+		}
 		return translated;
 	}
 

@@ -28,8 +28,9 @@ import org.springframework.util.Assert;
  * @param key the lock key, without the configured key prefix; any non-blank string of at
  * most {@value #MAX_KEY_BYTES} bytes in UTF-8 without control characters
  * @param ttl the lease time: how long the lock outlives a holder that stops renewing it;
- * at least one millisecond
- * @param waitTime how long to wait for a busy lock; zero means try once
+ * at least one millisecond and at most {@link #MAX_TTL}
+ * @param waitTime how long to wait for a busy lock; zero means try once, and any length
+ * is accepted: a wait of more than a hundred years waits as long as a hundred years
  * @param autoRenew whether the lease is renewed while the lock is held, so that
  * {@code ttl} only bounds how long a crashed holder blocks others
  * @param fair whether waiters get the lock in the order they asked for it, through a
@@ -44,13 +45,26 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	public static final int MAX_KEY_BYTES = 1024;
 
 	/**
+	 * The longest lease accepted: 365 days. Long enough for a fixed lease that keeps a
+	 * yearly job from running twice; a longer one is no lease, since a crashed holder
+	 * would block the key for more than a year. Every time computed from it (in
+	 * nanoseconds, which overflow after 292 years, and the Redis expiry) stays far from
+	 * overflowing.
+	 */
+	public static final Duration MAX_TTL = Duration.ofDays(365);
+
+	private static final Duration MIN_TTL = Duration.ofMillis(1);
+
+	/**
 	 * Validate the request.
 	 * @throws IllegalArgumentException naming the argument that is invalid
 	 */
 	public LockRequest {
 		LockKeys.validate(key);
 		Assert.isTrue(ttl != null, "'ttl' must not be null");
-		Assert.isTrue(ttl.toMillis() >= 1, () -> "'ttl' must be at least 1ms but was " + ttl);
+		Assert.isTrue(ttl.compareTo(MAX_TTL) <= 0,
+				() -> "'ttl' must be at most " + MAX_TTL.toDays() + " days but was " + ttl);
+		Assert.isTrue(ttl.compareTo(MIN_TTL) >= 0, () -> "'ttl' must be at least 1ms but was " + ttl);
 		Assert.isTrue(waitTime != null, "'waitTime' must not be null");
 		Assert.isTrue(!waitTime.isNegative(), () -> "'waitTime' must not be negative but was " + waitTime);
 	}

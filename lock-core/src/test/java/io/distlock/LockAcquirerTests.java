@@ -175,6 +175,58 @@ class LockAcquirerTests {
 		assertThat(this.client.calls).last().isEqualTo("leave k owner");
 	}
 
+	@Test
+	void failedAttemptGivesBackWhatItMayHaveTakenBeforeTheFailureIsThrown() {
+		this.client.answer(() -> {
+			throw new IllegalStateException("Redis command timed out");
+		});
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), false))
+			.withMessage("Redis command timed out")
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).isEmpty());
+		assertThat(this.client.calls).containsExactly("k owner", "release k owner");
+	}
+
+	@Test
+	void failedFairAttemptGivesBackTheLockAndLeavesTheQueue() {
+		this.client.answer(() -> {
+			throw new IllegalStateException("Redis command timed out");
+		});
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), true));
+		long place = this.acquirer.getQueueTimeout().toMillis();
+		assertThat(this.client.calls).containsExactly("fair k owner " + place, "release k owner", "leave k owner");
+	}
+
+	@Test
+	void interruptedAttemptGivesBackWhatItMayHaveTakenWithTheFlagClearedForTheCall() {
+		IllegalStateException failure = new IllegalStateException("Redis command interrupted");
+		this.client.answer(() -> {
+			Thread.currentThread().interrupt();
+			throw failure;
+		});
+		assertThatExceptionOfType(InterruptedException.class)
+			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), false))
+			.withCause(failure);
+		assertThat(this.client.calls).containsExactly("k owner", "release k owner");
+		assertThat(this.client.interruptedDuringRelease).isFalse();
+	}
+
+	@Test
+	void failureToGiveBackIsAddedToTheAttemptsFailureWithoutHidingIt() {
+		IllegalStateException releaseFailure = new IllegalStateException("Redis is still slow");
+		this.client.answer(() -> {
+			throw new IllegalStateException("Redis command timed out");
+		});
+		this.client.answerRelease(() -> {
+			throw releaseFailure;
+		});
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.acquirer.acquire("k", "owner", TTL, Duration.ZERO, false))
+			.withMessage("Redis command timed out")
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).containsExactly(releaseFailure));
+	}
+
 	/**
 	 * A {@link LockClient} whose acquire attempts answer as scripted, recording calls.
 	 */
@@ -221,10 +273,18 @@ class LockAcquirerTests {
 
 		volatile boolean interruptedDuringLeave;
 
+		volatile boolean interruptedDuringRelease;
+
 		private Supplier<AcquireResult> answer = () -> BUSY;
+
+		private Supplier<Boolean> releaseAnswer = () -> false;
 
 		void answer(Supplier<AcquireResult> answer) {
 			this.answer = answer;
+		}
+
+		void answerRelease(Supplier<Boolean> releaseAnswer) {
+			this.releaseAnswer = releaseAnswer;
 		}
 
 		@Override
@@ -248,7 +308,9 @@ class LockAcquirerTests {
 
 		@Override
 		public boolean release(String key, String ownerToken) {
-			throw new UnsupportedOperationException();
+			this.interruptedDuringRelease = Thread.currentThread().isInterrupted();
+			this.calls.add("release " + key + " " + ownerToken);
+			return this.releaseAnswer.get();
 		}
 
 		@Override

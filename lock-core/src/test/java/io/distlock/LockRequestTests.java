@@ -91,6 +91,24 @@ class LockRequestTests {
 			.withMessageStartingWith("'ttl' must be at least 1ms but was");
 	}
 
+	@ParameterizedTest
+	@ValueSource(longs = { 366, 1_000_000, 300_000_000, Long.MAX_VALUE / 86_400 })
+	void ttlAboveTheMaximumIsRejectedNamingTheBound(long days) {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of("k", Duration.ofDays(days), Duration.ZERO))
+			.withMessageStartingWith("'ttl' must be at most 365 days but was PT");
+	}
+
+	@Test
+	void ttlOfTheMaximumIsAccepted() {
+		assertThat(LockRequest.of("k", LockRequest.MAX_TTL, Duration.ZERO).ttl()).isEqualTo(Duration.ofDays(365));
+	}
+
+	@Test
+	void waitTimeOfAnyLengthIsAccepted() {
+		Duration forever = Duration.ofSeconds(Long.MAX_VALUE, 999_999_999);
+		assertThat(LockRequest.of("k", TTL, forever).waitTime()).isEqualTo(forever);
+	}
+
 	@Test
 	void nullTtlIsRejected() {
 		assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of("k", null, Duration.ZERO))

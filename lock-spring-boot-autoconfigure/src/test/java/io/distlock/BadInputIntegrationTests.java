@@ -128,6 +128,33 @@ class BadInputIntegrationTests {
 		assertNoLockLeftAndBystanderIntact();
 	}
 
+	@Test
+	void longestAcceptedTtlIsRenewedAndReleased() {
+		try (LockHandle handle = this.lockTemplate.tryAcquire("k", LockRequest.MAX_TTL, Duration.ZERO).orElseThrow()) {
+			assertThat(handle.isHeld()).isTrue();
+			assertThat(this.redisTemplate.getExpire("lock:k")).isGreaterThan(Duration.ofDays(364).toSeconds());
+		}
+		assertNoLockLeftAndBystanderIntact();
+	}
+
+	@ParameterizedTest
+	@ValueSource(longs = { 366, 300_000_000 })
+	void ttlAboveTheLongestLeaseIsRejectedNamingTheArgument(long days) {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.lockTemplate.tryAcquire("k", Duration.ofDays(days), Duration.ZERO))
+			.withMessageStartingWith("'ttl' must be at most 365 days");
+		assertNoLockLeftAndBystanderIntact();
+	}
+
+	@Test
+	void waitTimeBeyondAnyDeadlineTakesAFreeLock() {
+		Duration forever = Duration.ofSeconds(Long.MAX_VALUE, 999_999_999);
+		try (LockHandle handle = this.lockTemplate.tryAcquire("k", TTL, forever).orElseThrow()) {
+			assertThat(handle.isHeld()).isTrue();
+		}
+		assertNoLockLeftAndBystanderIntact();
+	}
+
 	@ParameterizedTest
 	@ValueSource(longs = { 0, -1 })
 	void zeroOrNegativeTtlIsRejectedNamingTheArgument(long millis) {
@@ -148,6 +175,8 @@ class BadInputIntegrationTests {
 	@Test
 	void annotationWithHugeAndDefaultedDurationsWorks() {
 		assertThat(this.locked.hugeTtl()).isGreaterThan(Duration.ofDays(364).toMillis());
+		assertThat(this.locked.longestRenewedTtl()).isGreaterThan(Duration.ofDays(364).toMillis());
+		assertThat(this.locked.longestWaitTime()).isGreaterThan(Duration.ofDays(364).toMillis());
 		assertThat(this.locked.defaultTtl()).isBetween(29_000L, 30_000L);
 		assertNoLockLeftAndBystanderIntact();
 	}
@@ -228,6 +257,16 @@ class BadInputIntegrationTests {
 		@DistributedLocked(key = "huge", ttl = "365d", autoRenew = false)
 		public long hugeTtl() {
 			return this.redis.getExpire("lock:huge", java.util.concurrent.TimeUnit.MILLISECONDS);
+		}
+
+		@DistributedLocked(key = "renewed", ttl = "365d")
+		public long longestRenewedTtl() {
+			return this.redis.getExpire("lock:renewed", java.util.concurrent.TimeUnit.MILLISECONDS);
+		}
+
+		@DistributedLocked(key = "waiting", ttl = "365d", waitTime = "9223372036854775807ms")
+		public long longestWaitTime() {
+			return this.redis.getExpire("lock:waiting", java.util.concurrent.TimeUnit.MILLISECONDS);
 		}
 
 		@DistributedLocked(key = "default", ttl = "", waitTime = "", autoRenew = false)

@@ -93,7 +93,11 @@ public @interface DistributedLocked {
 	 * {@link #autoRenew()} off, how long it is held at most). Formats: {@code 10s},
 	 * {@code 500ms}, {@code 2m}, {@code 1h}, {@code 1d}, ISO-8601 ({@code PT10S}), or a
 	 * property placeholder such as {@code ${orders.lock-ttl}}. Empty means
-	 * {@code distlock.default-ttl} (30 seconds unless configured). Must be at least 1ms.
+	 * {@code distlock.default-ttl} (30 seconds unless configured). A number without a
+	 * unit is milliseconds. Must be at least 1ms and at most 365 days
+	 * ({@link io.distlock.LockRequest#MAX_TTL}); a renewed ttl under 300ms is warned
+	 * about at startup, since a renewal every third of it leaves too little time for a
+	 * round trip to Redis.
 	 * @return the lease time
 	 */
 	String ttl() default "";
@@ -101,7 +105,8 @@ public @interface DistributedLocked {
 	/**
 	 * How long to wait for a busy lock, in the same formats as {@link #ttl()}. {@code 0s}
 	 * means try once. Empty means {@code distlock.default-wait-time} (0s unless
-	 * configured).
+	 * configured). Any length that fits in a long of milliseconds is accepted; a wait of
+	 * more than a hundred years waits as long as a hundred years.
 	 * @return the wait time
 	 */
 	String waitTime() default "";

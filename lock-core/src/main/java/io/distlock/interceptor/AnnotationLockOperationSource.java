@@ -32,6 +32,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockRequest;
 import io.distlock.annotation.DistributedLocked;
 
 import org.springframework.aop.support.AopUtils;
@@ -64,12 +65,22 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 
 	private static final Object NO_OPERATION = new Object();
 
+	/**
+	 * The shortest ttl that renewal can keep: the lease is renewed every third of it, and
+	 * a renewal must reach Redis before the lease runs out, within the other two thirds
+	 * (200ms here), which have to cover a round trip to Redis, the scheduler's delay and
+	 * a garbage-collection pause. Below this, one slow renewal loses the lock.
+	 */
+	static final Duration MIN_RENEWED_TTL = Duration.ofMillis(300);
+
 	private static final boolean asyncPresent = ClassUtils.isPresent("org.springframework.scheduling.annotation.Async",
 			AnnotationLockOperationSource.class.getClassLoader());
 
 	private final Map<MethodClassKey, Object> operations = new ConcurrentHashMap<>(256);
 
 	private final Map<Class<?>, Boolean> candidates = new ConcurrentHashMap<>(64);
+
+	private final Set<Method> warnedShortTtl = ConcurrentHashMap.newKeySet();
 
 	private final Duration defaultTtl;
 
@@ -85,7 +96,10 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 	 * @param defaultWaitTime the wait time of a lock without a {@code waitTime}
 	 */
 	public AnnotationLockOperationSource(Duration defaultTtl, Duration defaultWaitTime) {
-		Assert.isTrue(defaultTtl.toMillis() >= 1, () -> "'defaultTtl' must be at least 1ms but was " + defaultTtl);
+		Assert.isTrue(defaultTtl.compareTo(LockRequest.MAX_TTL) <= 0,
+				() -> "'defaultTtl' must be at most " + LockRequest.MAX_TTL.toDays() + " days but was " + defaultTtl);
+		Assert.isTrue(defaultTtl.compareTo(Duration.ofMillis(1)) >= 0,
+				() -> "'defaultTtl' must be at least 1ms but was " + defaultTtl);
 		Assert.isTrue(!defaultWaitTime.isNegative(),
 				() -> "'defaultWaitTime' must not be negative but was " + defaultWaitTime);
 		this.defaultTtl = defaultTtl;
@@ -188,7 +202,24 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 					+ "of the proxies, the lock may be released when the call is handed to the executor, before "
 					+ "the work runs. Put @DistributedLocked on a method that the asynchronous task calls instead.");
 		}
-		return parser().parse(locked, specificMethod, userClass);
+		LockOperation operation = parser().parse(locked, specificMethod, userClass);
+		warnIfTooShortToRenew(operation, locked.ttl());
+		return operation;
+	}
+
+	private void warnIfTooShortToRenew(LockOperation operation, String ttl) {
+		// Once per method, though subclasses make it parsed once per target class.
+		if (operation.autoRenew() && operation.ttl().compareTo(MIN_RENEWED_TTL) < 0
+				&& this.warnedShortTtl.add(operation.method())) {
+			String shown = ttl.isEmpty() ? "(the default) " + operation.ttl().toMillis() + "ms" : "'" + ttl + "'";
+			logger.warn("@DistributedLocked on '" + operation.method() + "': ttl " + shown
+					+ " is too short to be renewed: the lease is renewed every third of it, and each renewal "
+					+ "must reach Redis before the lease runs out, so a slow round trip or a pause loses the lock "
+					+ "while the method runs. Use a ttl of at least " + MIN_RENEWED_TTL.toMillis()
+					+ "ms, or autoRenew = false for a fixed lease"
+					+ (ttl.strip().chars().allMatch(Character::isDigit) && !ttl.isBlank()
+							? " (a number without a unit is milliseconds)" : ""));
+		}
 	}
 
 	private LockOperationParser parser() {

@@ -23,6 +23,7 @@ import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockRequest;
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.annotation.LockFailurePolicy;
 
@@ -39,7 +40,8 @@ final class LockOperationParser {
 
 	private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
 
-	private static final Duration MAX_DURATION = Duration.ofMillis(Long.MAX_VALUE);
+	// A wait time is capped when used, so only the arithmetic of parsing bounds it.
+	private static final Duration MAX_WAIT_TIME = Duration.ofMillis(Long.MAX_VALUE);
 
 	private final KeyExpressionParser keyParser;
 
@@ -60,11 +62,13 @@ final class LockOperationParser {
 	LockOperation parse(DistributedLocked locked, Method method, Class<?> targetClass) {
 		KeyExpression key = this.keyParser.parse(locked.key(), locked.name(), method);
 		String name = locked.key().isEmpty() ? "" : locked.name();
-		Duration ttl = duration(method, "ttl", locked.ttl(), this.defaultTtl);
+		Duration ttl = duration(method, "ttl", locked.ttl(), this.defaultTtl, LockRequest.MAX_TTL,
+				"it must be at most " + LockRequest.MAX_TTL.toDays() + "d, the longest lease a lock can have");
 		if (ttl.compareTo(ONE_MILLISECOND) < 0) {
 			throw invalid(method, "ttl '" + locked.ttl() + "' must be at least 1ms");
 		}
-		Duration waitTime = duration(method, "waitTime", locked.waitTime(), this.defaultWaitTime);
+		Duration waitTime = duration(method, "waitTime", locked.waitTime(), this.defaultWaitTime, MAX_WAIT_TIME,
+				"it must fit in a long of milliseconds");
 		LockFailurePolicy onFailure = locked.onFailure();
 		Method fallback = null;
 		if (!locked.fallbackMethod().isEmpty()) {
@@ -87,7 +91,8 @@ final class LockOperationParser {
 				fallback);
 	}
 
-	private Duration duration(Method method, String attribute, String value, Duration defaultValue) {
+	private Duration duration(Method method, String attribute, String value, Duration defaultValue, Duration max,
+			String maxProblem) {
 		if (value.isEmpty()) {
 			return defaultValue;
 		}
@@ -113,8 +118,8 @@ final class LockOperationParser {
 		if (duration.isNegative()) {
 			throw invalid(method, attribute + " " + shown + " must not be negative");
 		}
-		if (duration.compareTo(MAX_DURATION) > 0) {
-			throw invalid(method, attribute + " " + shown + " is too long; it must fit in a long of milliseconds");
+		if (duration.compareTo(max) > 0) {
+			throw invalid(method, attribute + " " + shown + " is too long; " + maxProblem);
 		}
 		return duration;
 	}

@@ -19,13 +19,15 @@ package io.distlock.redlock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -58,12 +60,41 @@ import org.springframework.util.Assert;
  * the lock counts as held. Any later holder's majority shares a node with this one, whose
  * counter was raised while this holder's lock was on it, so that later node token, and
  * with it the later maximum, is strictly greater.
+ *
+ * <p>
+ * Threads: each node has a small pool of its own, of at most {@value #THREADS_PER_NODE}
+ * threads, with room for {@value #QUEUED_PER_NODE} more calls waiting. A slow or frozen
+ * node therefore holds at most that many threads, each for up to the node timeout, and
+ * does not slow down the calls to the other nodes. A call that finds a node's pool full
+ * counts as that node not answering, and the exception then names the limit.
+ *
+ * <p>
+ * An acquisition that does not get the lock releases it on every node, with the caller's
+ * interrupt flag cleared for that release and set again afterwards, so that an
+ * interrupted caller does not leave the lock on the nodes that took it.
  */
 public class RedlockClient implements LockClient, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedlockClient.class);
 
 	private static final long DRIFT_CONSTANT_MILLIS = 2;
+
+	/**
+	 * How many calls run on one node at once. The calls to a node share its one
+	 * connection, on which Lettuce pipelines them, so a few threads keep it busy; and a
+	 * frozen node holds no more than these until the node timeout frees them.
+	 */
+	static final int THREADS_PER_NODE = 8;
+
+	/**
+	 * How many more calls may wait for a node's threads. A caller that stops waiting for
+	 * a node takes its call out of the queue, so this bounds the callers waiting at once,
+	 * not a backlog.
+	 */
+	static final int QUEUED_PER_NODE = 1024;
+
+	// The reply of a node whose pool had no room for the call.
+	private static final Object SATURATED = new Object();
 
 	private final List<RaisableFencingLockClient> nodes;
 
@@ -73,7 +104,13 @@ public class RedlockClient implements LockClient, AutoCloseable {
 
 	private final Duration nodeTimeout;
 
-	private final ExecutorService executor;
+	private final int threadsPerNode;
+
+	private final int queuedPerNode;
+
+	private final List<ThreadPoolExecutor> executors;
+
+	private final List<Integer> allNodes;
 
 	/**
 	 * Create a client over the given nodes.
@@ -85,6 +122,19 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	 */
 	public RedlockClient(List<? extends RaisableFencingLockClient> nodes, double clockDriftFactor,
 			Duration nodeTimeout) {
+		this(nodes, clockDriftFactor, nodeTimeout, THREADS_PER_NODE, QUEUED_PER_NODE);
+	}
+
+	/**
+	 * Create a client over the given nodes, with the given limits on the calls to each.
+	 * @param nodes one client per independent Redis master; at least three
+	 * @param clockDriftFactor the fraction of the ttl allowed for clock drift
+	 * @param nodeTimeout the longest one node may take to answer
+	 * @param threadsPerNode how many calls run on one node at once
+	 * @param queuedPerNode how many more calls may wait for one node
+	 */
+	RedlockClient(List<? extends RaisableFencingLockClient> nodes, double clockDriftFactor, Duration nodeTimeout,
+			int threadsPerNode, int queuedPerNode) {
 		Assert.isTrue(nodes.size() >= 3,
 				() -> "Redlock needs at least 3 independent Redis nodes, but " + nodes.size() + " were given");
 		Assert.isTrue(clockDriftFactor >= 0 && clockDriftFactor < 1,
@@ -93,7 +143,13 @@ public class RedlockClient implements LockClient, AutoCloseable {
 		this.quorum = nodes.size() / 2 + 1;
 		this.clockDriftFactor = clockDriftFactor;
 		this.nodeTimeout = nodeTimeout;
-		this.executor = Executors.newCachedThreadPool(daemonThreads());
+		Assert.isTrue(threadsPerNode >= 1 && queuedPerNode >= 1, "A node needs at least 1 thread and 1 queued call");
+		this.threadsPerNode = threadsPerNode;
+		this.queuedPerNode = queuedPerNode;
+		this.executors = IntStream.range(0, nodes.size())
+			.mapToObj((index) -> nodeExecutor(index, threadsPerNode, queuedPerNode))
+			.toList();
+		this.allNodes = IntStream.range(0, nodes.size()).boxed().toList();
 	}
 
 	/**
@@ -108,13 +164,13 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
 		long start = System.nanoTime();
 		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.tryAcquire(key, ownerToken, ttl));
-		List<RaisableFencingLockClient> holding = new ArrayList<>();
+		List<Integer> holding = new ArrayList<>();
 		long token = 0;
 		Duration busyFor = null;
 		for (int i = 0; i < replies.size(); i++) {
 			Object reply = replies.get(i);
 			if (reply instanceof AcquireResult.Acquired acquired) {
-				holding.add(this.nodes.get(i));
+				holding.add(i);
 				token = Math.max(token, acquired.fencingToken());
 			}
 			else if (reply instanceof AcquireResult.Busy busy) {
@@ -185,7 +241,7 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.executor.shutdownNow();
+		this.executors.forEach(ThreadPoolExecutor::shutdownNow);
 	}
 
 	private long validity(Duration ttl, long start) {
@@ -195,51 +251,84 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	}
 
 	private void releaseQuietly(String key, String ownerToken) {
+		// A caller that was interrupted stopped waiting for the nodes, but some may have
+		// taken the lock: the interrupt is held back while the release is waited for, or
+		// the release would be abandoned at once and the lock stay for its whole ttl.
+		boolean interrupted = Thread.interrupted();
 		try {
 			onAllNodes(key, (node) -> node.release(key, ownerToken));
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not release the partial Redlock acquisition of '" + key + "'", ex);
 		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 	private List<@Nullable Object> onAllNodes(String key, Function<RaisableFencingLockClient, Object> operation) {
-		return onNodes(this.nodes, key, operation);
+		return onNodes(this.allNodes, key, operation);
 	}
 
 	/**
-	 * Run the operation on every given node at once and collect each node's reply, or
-	 * {@code null} where the node failed or did not answer in time.
+	 * Run the operation on every given node at once and collect each node's reply:
+	 * {@code null} where the node failed or did not answer in time, {@link #SATURATED}
+	 * where its pool had no room for the call.
 	 */
-	private List<@Nullable Object> onNodes(List<RaisableFencingLockClient> nodes, String key,
+	private List<@Nullable Object> onNodes(List<Integer> indices, String key,
 			Function<RaisableFencingLockClient, Object> operation) {
-		List<Future<Object>> futures = new ArrayList<>(nodes.size());
-		for (RaisableFencingLockClient node : nodes) {
-			futures.add(this.executor.submit(() -> operation.apply(node)));
+		List<@Nullable Future<Object>> futures = new ArrayList<>(indices.size());
+		List<@Nullable Object> replies = new ArrayList<>(indices.size());
+		for (int index : indices) {
+			RaisableFencingLockClient node = this.nodes.get(index);
+			ThreadPoolExecutor executor = this.executors.get(index);
+			try {
+				futures.add(executor.submit(() -> operation.apply(node)));
+			}
+			catch (RejectedExecutionException ex) {
+				futures.add(null);
+			}
 		}
 		long deadline = System.nanoTime() + this.nodeTimeout.toNanos() * 2;
-		List<@Nullable Object> replies = new ArrayList<>(nodes.size());
-		for (Future<Object> future : futures) {
-			replies.add(reply(future, deadline, key));
+		for (int i = 0; i < indices.size(); i++) {
+			ThreadPoolExecutor executor = this.executors.get(indices.get(i));
+			Future<Object> future = futures.get(i);
+			if (future == null) {
+				replies.add(executor.isShutdown() ? null : SATURATED);
+			}
+			else {
+				replies.add(reply(executor, future, deadline, key));
+			}
 		}
 		return replies;
 	}
 
-	private static @Nullable Object reply(Future<Object> future, long deadline, String key) {
+	private static @Nullable Object reply(ThreadPoolExecutor executor, Future<Object> future, long deadline,
+			String key) {
 		try {
 			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			future.cancel(true);
+			giveUp(executor, future);
 			return null;
 		}
 		catch (Exception ex) {
-			future.cancel(true);
+			giveUp(executor, future);
 			if (logger.isDebugEnabled()) {
 				logger.debug("A Redlock node failed for '" + key + "': " + ex);
 			}
 			return null;
+		}
+	}
+
+	private static void giveUp(ThreadPoolExecutor executor, Future<Object> future) {
+		future.cancel(true);
+		// Out of the queue at once, so that calls nobody waits for do not fill it.
+		if (future instanceof Runnable queued) {
+			executor.remove(queued);
 		}
 	}
 
@@ -248,10 +337,13 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	 * held" mean not held rather than not known.
 	 */
 	private List<@Nullable Object> answered(String key, String operation, List<@Nullable Object> replies) {
-		long answered = replies.stream().filter((reply) -> reply != null).count();
+		long answered = replies.stream().filter((reply) -> reply != null && reply != SATURATED).count();
 		if (answered < this.quorum) {
-			throw new LockBackendException(key, "Only " + answered + " of " + this.nodes.size()
-					+ " Redlock nodes answered to " + operation + " lock '" + key + "'; " + this.quorum + " are needed",
+			long saturated = replies.stream().filter((reply) -> reply == SATURATED).count();
+			throw new LockBackendException(key,
+					"Only " + answered + " of " + this.nodes.size() + " Redlock nodes answered to " + operation
+							+ " lock '" + key + "'; " + this.quorum + " are needed"
+							+ ((saturated > 0) ? saturation(saturated) : ""),
 					null);
 		}
 		return replies;
@@ -261,10 +353,25 @@ public class RedlockClient implements LockClient, AutoCloseable {
 		return replies.stream().filter(Boolean.TRUE::equals).count();
 	}
 
-	private static ThreadFactory daemonThreads() {
+	private String saturation(long saturated) {
+		return ". " + saturated + ((saturated != 1) ? " nodes were" : " node was") + " too busy to take the call: "
+				+ "each node runs at most " + this.threadsPerNode + " calls at once and queues " + this.queuedPerNode
+				+ " more, and a call to a slow node holds its thread for up to the node timeout of "
+				+ this.nodeTimeout.toMillis() + "ms";
+	}
+
+	private static ThreadPoolExecutor nodeExecutor(int index, int threads, int queued) {
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+				new ArrayBlockingQueue<>(queued), daemonThreads(index));
+		// Threads of a quiet node are not kept.
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
+	private static ThreadFactory daemonThreads(int index) {
 		AtomicInteger count = new AtomicInteger();
 		return (runnable) -> {
-			Thread thread = new Thread(runnable, "distlock-redlock-" + count.incrementAndGet());
+			Thread thread = new Thread(runnable, "distlock-redlock-" + index + "-" + count.incrementAndGet());
 			thread.setDaemon(true);
 			return thread;
 		};

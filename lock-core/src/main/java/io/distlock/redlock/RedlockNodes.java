@@ -17,6 +17,7 @@
 package io.distlock.redlock;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.apache.commons.logging.LogFactory;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import org.jspecify.annotations.Nullable;
 
 import io.distlock.redis.RedisLockClient;
 
@@ -62,15 +64,23 @@ public final class RedlockNodes implements AutoCloseable {
 	 * @param urls the node URLs
 	 * @param timeout the command timeout of each node
 	 * @return the nodes, to be closed when done
-	 * @throws IllegalArgumentException if a URL is invalid; its credentials are not shown
+	 * @throws IllegalArgumentException if a URL is invalid; the message names its index
+	 * and at most its scheme, never a part that may hold credentials
 	 */
 	public static RedlockNodes connect(List<String> urls, Duration timeout) {
 		Assert.isTrue(timeout.toMillis() >= 1,
 				() -> "The Redlock node timeout must be at least 1ms but was " + timeout);
+		// Every URL is checked before any is connected to: a password with a comma,
+		// split in two by a comma-separated property, can leave a first half that looks
+		// like a valid URL, whose "host" would otherwise be logged as unreachable.
+		List<Node> nodes = new ArrayList<>(urls.size());
+		for (int i = 0; i < urls.size(); i++) {
+			nodes.add(parse(i, urls.get(i)));
+		}
 		List<LettuceConnectionFactory> factories = new ArrayList<>(urls.size());
 		try {
-			for (int i = 0; i < urls.size(); i++) {
-				factories.add(connectionFactory(i, urls.get(i), timeout));
+			for (Node node : nodes) {
+				factories.add(connectionFactory(node, timeout));
 			}
 		}
 		catch (RuntimeException ex) {
@@ -104,18 +114,18 @@ public final class RedlockNodes implements AutoCloseable {
 		this.connectionFactories.forEach(LettuceConnectionFactory::destroy);
 	}
 
-	private static LettuceConnectionFactory connectionFactory(int index, String url, Duration timeout) {
+	private static Node parse(int index, String url) {
+		String problem = problem(url);
+		if (problem != null) {
+			throw invalid(index, url, problem);
+		}
 		RedisURI uri;
 		try {
-			URI syntax = URI.create(url);
-			Assert.isTrue("redis".equals(syntax.getScheme()) || "rediss".equals(syntax.getScheme()), "scheme");
-			Assert.isTrue(syntax.getHost() != null, "host");
 			uri = RedisURI.create(url);
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalArgumentException("distlock.redlock.nodes[" + index + "] '" + withoutCredentials(url)
-					+ "' is not a valid Redis URL: expected redis://[[user]:password@]host[:port][/database] "
-					+ "or rediss://...");
+			// Without the cause, whose message may quote the URL.
+			throw invalid(index, url, "Lettuce cannot read it");
 		}
 		// Spring Data Redis maps the URL's host, port, database and credentials, on every
 		// Lettuce version it supports (Lettuce 7 removed RedisURI.getPassword()).
@@ -124,15 +134,19 @@ public final class RedlockNodes implements AutoCloseable {
 			throw new IllegalArgumentException(
 					"distlock.redlock.nodes[" + index + "] must name one standalone Redis master");
 		}
+		return new Node(server, uri.isSsl());
+	}
+
+	private static LettuceConnectionFactory connectionFactory(Node node, Duration timeout) {
 		LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
 			.commandTimeout(timeout)
 			.clientOptions(ClientOptions.builder()
 				.socketOptions(SocketOptions.builder().connectTimeout(connectTimeout(timeout)).build())
 				.build());
-		if (uri.isSsl()) {
+		if (node.ssl()) {
 			client.useSsl();
 		}
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(server, client.build());
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(node.server(), client.build());
 		factory.afterPropertiesSet();
 		factory.start();
 		connectEarly(factory);
@@ -160,11 +174,61 @@ public final class RedlockNodes implements AutoCloseable {
 		return (timeout.compareTo(Duration.ofSeconds(1)) < 0) ? Duration.ofSeconds(1) : timeout;
 	}
 
-	static String withoutCredentials(String url) {
-		int at = url.lastIndexOf('@');
-		int scheme = url.indexOf("://");
-		return (at > 0 && scheme > 0 && at > scheme) ? url.substring(0, scheme + 3) + "***@" + url.substring(at + 1)
-				: url;
+	/**
+	 * Return why the URL cannot name a Redis node, in words of our own: the messages of
+	 * the URI and Lettuce parsers quote the URL.
+	 */
+	private static @Nullable String problem(String url) {
+		if (scheme(url) == null) {
+			return "it does not start with redis:// or rediss://";
+		}
+		URI syntax;
+		try {
+			syntax = new URI(url);
+		}
+		catch (URISyntaxException ex) {
+			return "it is no URI; a character in it needs percent-encoding";
+		}
+		if (syntax.getHost() == null) {
+			return "it names no host, or its port is not a number";
+		}
+		return null;
+	}
+
+	private static IllegalArgumentException invalid(int index, String url, String problem) {
+		return new IllegalArgumentException(
+				"distlock.redlock.nodes[" + index + "] " + shown(url) + " is not a valid Redis URL: " + problem
+						+ ". Expected redis://[[user]:password@]host[:port][/database] or rediss://...; percent-encode "
+						+ "a ',', '@', '/', '#' or '%' in the user or password (a comma splits the comma-separated "
+						+ "property in two)");
+	}
+
+	/**
+	 * Show an invalid URL by its scheme alone, if it is one of Redis: anything else of it
+	 * may be, or hold, a user name or password.
+	 */
+	private static String shown(String url) {
+		String scheme = scheme(url);
+		return (scheme != null) ? "(" + scheme + "..., the rest not shown)" : "(not shown)";
+	}
+
+	private static @Nullable String scheme(String url) {
+		for (String scheme : new String[] { "redis://", "rediss://" }) {
+			if (url.startsWith(scheme)) {
+				return scheme;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * A node URL that was checked and is about to be connected to.
+	 *
+	 * @param server the host, port, database and credentials
+	 * @param ssl whether to connect with TLS
+	 */
+	private record Node(RedisStandaloneConfiguration server, boolean ssl) {
+
 	}
 
 }

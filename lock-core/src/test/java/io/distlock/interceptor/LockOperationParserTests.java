@@ -170,6 +170,33 @@ class LockOperationParserTests {
 			.withMessageContaining("ttl '9223372036854775807s' is too long");
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "366d", "300000000d", "P366D", "9000h" })
+	void ttlAboveTheMaximumFailsNamingMethodAttributeAndBound(String ttl) {
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("ttl", ttl), "pay"))
+			.withMessageContaining(methodName("pay"))
+			.withMessageContaining("ttl '" + ttl + "' is too long; it must be at most 365d");
+	}
+
+	@Test
+	void ttlOfTheMaximumIsAccepted() {
+		assertThat(parse(Map.of("ttl", "365d"), "pay").ttl()).isEqualTo(Duration.ofDays(365));
+	}
+
+	@Test
+	void ttlPlaceholderAboveTheMaximumFailsShowingBothValues() {
+		LockOperationParser parser = parserWithProperties("orders.lock-ttl", "400d");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> parser.parse(locked(Map.of("ttl", "${orders.lock-ttl}")), method("pay"), Orders.class))
+			.withMessageContaining("ttl '${orders.lock-ttl}' (resolved to '400d') is too long");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "36500d", "9223372036854775807ms" })
+	void waitTimeOfManyYearsIsAccepted(String waitTime) {
+		assertThat(parse(Map.of("waitTime", waitTime), "pay").waitTime()).isGreaterThan(Duration.ofDays(365));
+	}
+
 	@Test
 	void ttlPlaceholderIsResolved() {
 		LockOperationParser parser = parserWithProperties("orders.lock-ttl", "45s");

@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.distlock.LockRequest;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 import org.springframework.util.Assert;
@@ -49,7 +51,7 @@ public class DistLockProperties {
 
 	/**
 	 * Lease time of a lock whose @DistributedLocked ttl is empty: how long the lock
-	 * outlives a holder that crashed.
+	 * outlives a holder that crashed. At least 1ms and at most 365 days.
 	 */
 	private Duration defaultTtl = Duration.ofSeconds(30);
 
@@ -104,7 +106,10 @@ public class DistLockProperties {
 	}
 
 	public void setDefaultTtl(Duration defaultTtl) {
-		Assert.isTrue(defaultTtl.toMillis() >= 1, () -> "Default ttl must be at least 1ms but was " + defaultTtl);
+		Assert.isTrue(defaultTtl.compareTo(LockRequest.MAX_TTL) <= 0, () -> "Default ttl must be at most "
+				+ LockRequest.MAX_TTL.toDays() + " days, the longest lease a lock can have, but was " + defaultTtl);
+		Assert.isTrue(defaultTtl.compareTo(Duration.ofMillis(1)) >= 0,
+				() -> "Default ttl must be at least 1ms but was " + defaultTtl);
 		this.defaultTtl = defaultTtl;
 	}
 

@@ -72,6 +72,26 @@ class DistributedLockedStartupFailureTests {
 	}
 
 	@Test
+	void ttlAboveTheLongestLease() {
+		assertStartupFails(HugeTtl.class, "HugeTtl.work()", "ttl '300000000d' is too long; it must be at most 365d");
+	}
+
+	@Test
+	void renewedTtlTooShortForRenewalIsWarnedAboutOncePerMethod(CapturedOutput output) {
+		// The subclass bean has the same annotated methods: still one warning each.
+		this.contextRunner.withBean(ShortTtl.class)
+			.withBean(ShortTtlSubclass.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).containsOnlyOnce("ttl '50ms' is too short to be renewed")
+			.contains(ShortTtl.class.getName() + ".work()")
+			.contains("at least 300ms")
+			.containsOnlyOnce("ttl '5' is too short to be renewed")
+			.contains("a number without a unit is milliseconds")
+			.doesNotContain("ttl '300ms'")
+			.doesNotContain(".fixedLease()");
+	}
+
+	@Test
 	void negativeWaitTime() {
 		assertStartupFails(NegativeWaitTime.class, "NegativeWaitTime.work()", "waitTime '-5s' must not be negative");
 	}
@@ -213,6 +233,38 @@ class DistributedLockedStartupFailureTests {
 		public int work() {
 			return 1;
 		}
+
+	}
+
+	static class HugeTtl {
+
+		@DistributedLocked(key = "k", ttl = "300000000d")
+		public void work() {
+		}
+
+	}
+
+	static class ShortTtl {
+
+		@DistributedLocked(key = "k", ttl = "50ms")
+		public void work() {
+		}
+
+		@DistributedLocked(key = "k", ttl = "5")
+		public void unitless() {
+		}
+
+		@DistributedLocked(key = "k", ttl = "300ms")
+		public void longEnough() {
+		}
+
+		@DistributedLocked(key = "k", ttl = "50ms", autoRenew = false)
+		public void fixedLease() {
+		}
+
+	}
+
+	static class ShortTtlSubclass extends ShortTtl {
 
 	}
 

@@ -17,6 +17,8 @@
 package io.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
 
 import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
@@ -29,12 +31,18 @@ import io.distlock.interceptor.LockInterceptor;
 import io.distlock.interceptor.LockOperationSource;
 import io.distlock.redis.RedisLockClient;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -46,6 +54,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tests for {@link DistLockAutoConfiguration}. No Redis is needed: connection factories
  * connect lazily, and nothing here takes a lock.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class DistLockAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -91,6 +100,36 @@ class DistLockAutoConfigurationTests {
 				.rootCause()
 				.hasMessageContaining("io.lettuce:lettuce-core")
 				.hasMessageContaining("distlock.redlock.nodes"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("badRedlockNodes")
+	void redlockNodeUrlThatIsNotValidFailsTheStartupWithoutShowingItsCredentials(String shape, String nodes,
+			List<String> secrets, CapturedOutput output) {
+		this.contextRunner.withPropertyValues("distlock.redlock.nodes=" + nodes).run((context) -> {
+			assertThat(context).hasFailed().getFailure().rootCause().hasMessageContaining("is not a valid Redis URL");
+			for (Throwable failure = context.getStartupFailure(); failure != null; failure = failure.getCause()) {
+				assertThat(failure.getMessage()).doesNotContain(secrets);
+				for (Throwable suppressed : failure.getSuppressed()) {
+					assertThat(suppressed.getMessage()).doesNotContain(secrets);
+				}
+			}
+		});
+		assertThat(output.toString()).doesNotContain(secrets);
+	}
+
+	static Stream<Arguments> badRedlockNodes() {
+		String others = ",redis://127.0.0.1:2,redis://127.0.0.1:3";
+		List<String> secrets = List.of("alice-user", "s3cr3t-pw");
+		return Stream.of(Arguments.of("no scheme", ":s3cr3t-pw@127.0.0.1:6379" + others, secrets),
+				Arguments.of("one slash", "redis:/alice-user:s3cr3t-pw@127.0.0.1" + others, secrets),
+				Arguments.of("port not a number", "redis://alice-user:s3cr3t-pw@127.0.0.1:notaport" + others, secrets),
+				// The comma in the password splits the property value in two.
+				Arguments.of("password with a comma", "redis://alice-user:s3cr3t,comma-part@127.0.0.1:1" + others,
+						List.of("alice-user", "s3cr3t", "comma-part")),
+				Arguments.of("password with a comma, first half a valid URL",
+						"redis://alice-user:6123,comma-part@127.0.0.1:1" + others,
+						List.of("alice-user", "6123", "comma-part")));
 	}
 
 	@Test
@@ -168,6 +207,15 @@ class DistLockAutoConfigurationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("Default ttl must be at least 1ms but was PT0S"));
+	}
+
+	@Test
+	void defaultTtlAboveTheLongestLeaseFailsTheStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("distlock.default-ttl=400d")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Default ttl must be at most 365 days"));
 	}
 
 	@Test
