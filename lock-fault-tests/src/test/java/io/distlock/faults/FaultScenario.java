@@ -55,10 +55,15 @@ final class FaultScenario {
 	/**
 	 * Soak mode, off by default: {@code -Ddistlock.faults.soak-sections=N} repeats every
 	 * scenario in fresh rounds (new servers and client JVMs, the next seed) until its
-	 * rounds together entered at least N critical sections. Every round is checked for
-	 * violations; the scenario's own assertions look at the last one.
+	 * rounds together entered at least N critical sections, or until
+	 * {@code distlock.faults.soak-max-minutes} (15 by default) have passed, so that a
+	 * slow scenario (long critical sections) does not hold up the rest. Every round is
+	 * checked for violations; the scenario's own assertions look at the last one.
 	 */
 	static final int SOAK_SECTIONS = Integer.getInteger("distlock.faults.soak-sections", 0);
+
+	private static final Duration SOAK_MAX = Duration
+		.ofMinutes(Integer.getInteger("distlock.faults.soak-max-minutes", 15));
 
 	private final String name;
 
@@ -185,6 +190,7 @@ final class FaultScenario {
 			return runRound(this.seed);
 		}
 		SoakTotals totals = new SoakTotals();
+		long soakStart = System.nanoTime();
 		ScenarioResult last;
 		do {
 			last = runRound(this.seed + totals.rounds);
@@ -195,7 +201,7 @@ final class FaultScenario {
 						"Soak round " + totals.rounds + " of '" + this.name + "' found violations: " + last.summary());
 			}
 		}
-		while (totals.sections < SOAK_SECTIONS);
+		while (totals.sections < SOAK_SECTIONS && System.nanoTime() - soakStart < SOAK_MAX.toNanos());
 		report(List.of(totals.line(this.name)));
 		return last;
 	}
