@@ -108,7 +108,7 @@ final class DefaultLockHandle implements LockHandle {
 			return false;
 		}
 		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
-				+ ") was lost while held: its lease ran out or the key was removed");
+				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
 		this.listener.onLost(this.key, this.fencingToken, this.holder);
 		return true;
 	}

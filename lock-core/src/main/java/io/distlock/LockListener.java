@@ -23,9 +23,9 @@ import java.time.Duration;
  * empty default, so an implementation overrides only what it needs.
  *
  * <p>
- * Callbacks run on the thread that caused the event (the renewal scheduler for
- * {@link #onLost}); they must be fast and must not throw. An exception thrown by a
- * listener is logged and otherwise ignored.
+ * Callbacks run on the thread that caused the event, except {@link #onLost}, which runs
+ * on a thread of the lease renewer's that renews no lease; they should be fast and must
+ * not throw. An exception thrown by a listener is logged and otherwise ignored.
  *
  * @see LockStatistics
  */
@@ -66,8 +66,9 @@ public interface LockListener {
 	}
 
 	/**
-	 * A held lock was found lost while its owner still used it (the lease ran out or the
-	 * key was removed), so the owner's work is no longer protected. A listener may, for
+	 * A held lock was found lost while its owner still used it (the lease ran out, the
+	 * key was removed, or renewal stopped because its holder thread ended or the maximum
+	 * hold time passed), so the owner's work is no longer protected. A listener may, for
 	 * example, interrupt the holder thread to stop that work.
 	 * @param key the lock key
 	 * @param fencingToken the fencing token of the lost acquisition
