@@ -27,6 +27,11 @@ import io.distlock.core.LockClient;
 
 /**
  * The {@link LockHandle} of one acquisition: held until released or found lost.
+ *
+ * <p>
+ * Every acquisition ends exactly once for the {@link LockListener listener}, when the
+ * handle is closed: {@code onReleased}, {@code onReleaseMismatch} (also for a lock found
+ * lost before), or {@code onReleaseFailed}.
  */
 final class DefaultLockHandle implements LockHandle {
 
@@ -128,19 +133,26 @@ final class DefaultLockHandle implements LockHandle {
 		try {
 			released = this.client.release(this.resource, this.ownerToken);
 		}
-		catch (LockBackendException ex) {
-			throw LockBackendException.forKey(this.key, ex);
+		catch (RuntimeException ex) {
+			// Released or not, the lock ends here for this handle: it is never closed
+			// again, and its lease is no longer renewed.
+			this.listener.onReleaseFailed(this.key, held, ex);
+			throw (ex instanceof LockBackendException backendFailure)
+					? LockBackendException.forKey(this.key, backendFailure) : ex;
 		}
 		if (released) {
 			this.listener.onReleased(this.key, held);
+			return;
 		}
-		else if (previous == State.HELD) {
+		if (previous == State.HELD) {
 			logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
 					+ ") had expired before its release after " + held.toMillis()
 					+ "ms; another owner may have held it meanwhile (a pause longer than the ttl, the key removed, "
 					+ "or a ttl too short for a lock without auto-renew)");
-			this.listener.onReleaseMismatch(this.key, held);
 		}
+		// Also for a lock reported lost before: onLost told that it was gone, this ends
+		// the acquisition.
+		this.listener.onReleaseMismatch(this.key, held);
 	}
 
 	@Override

@@ -23,6 +23,10 @@ import java.time.Duration;
  * empty default, so an implementation overrides only what it needs.
  *
  * <p>
+ * Every {@link #onAcquired acquisition} is followed by exactly one of
+ * {@link #onReleased}, {@link #onReleaseMismatch} and {@link #onReleaseFailed}, when its
+ * handle is closed; {@link #onLost} may come in between.
+ * <p>
  * Callbacks run on the thread that caused the event, except {@link #onLost}, which runs
  * on a thread of the lease renewer's that renews no lease; they should be fast and must
  * not throw. An exception thrown by a listener is logged and otherwise ignored.
@@ -57,12 +61,23 @@ public interface LockListener {
 	}
 
 	/**
-	 * A release found the lock no longer held by its owner: the lease had expired and the
-	 * lock may already belong to someone else, whose lock was left in place.
+	 * A release found the lock no longer held by its owner: the lease had expired (or the
+	 * lock was {@link #onLost found lost} before) and the lock may already belong to
+	 * someone else, whose lock was left in place.
 	 * @param key the lock key
 	 * @param held how long the owner believed it held the lock
 	 */
 	default void onReleaseMismatch(String key, Duration held) {
+	}
+
+	/**
+	 * A release failed (Redis could not be reached): the lock may still be held until its
+	 * lease runs out, but its owner is done with it and no longer renews it.
+	 * @param key the lock key
+	 * @param held how long the owner held the lock
+	 * @param failure what the release threw
+	 */
+	default void onReleaseFailed(String key, Duration held, Throwable failure) {
 	}
 
 	/**
