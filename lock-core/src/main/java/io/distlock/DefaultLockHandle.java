@@ -118,6 +118,22 @@ final class DefaultLockHandle implements LockHandle {
 		return true;
 	}
 
+	/**
+	 * Tell whether the lock is known to be lost or released, without asking the store.
+	 * @return {@code true} once the lock was found lost or released
+	 */
+	boolean isKnownNotHeld() {
+		return this.state.get() != State.HELD;
+	}
+
+	/**
+	 * Tell whether the lock was found lost (and not released since).
+	 * @return whether it is known lost
+	 */
+	boolean isKnownLost() {
+		return this.state.get() == State.LOST;
+	}
+
 	@Override
 	public void close() {
 		State previous = this.state.getAndSet(State.RELEASED);

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
@@ -281,6 +283,24 @@ class LockTemplateRenewalIntegrationTests {
 			return null;
 		});
 		assertThat(this.lost).containsExactly("inner");
+	}
+
+	@Test
+	void reenteringALockKnownLostThrowsAndDoesNotRunTheNestedCode() {
+		AtomicBoolean nestedRan = new AtomicBoolean();
+		this.template.execute("k", TTL, Duration.ZERO, () -> {
+			redis.endpoint().command("DEL", "lock:k");
+			await().atMost(Duration.ofSeconds(5)).until(() -> !this.lost.isEmpty());
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> this.template.execute("k", TTL, Duration.ZERO, () -> {
+					nestedRan.set(true);
+					return null;
+				}))
+				.withMessageContaining("'k'")
+				.withMessageContaining("lost");
+			return null;
+		});
+		assertThat(nestedRan).isFalse();
 	}
 
 	private static void workUntilInterrupted(Duration step) {
