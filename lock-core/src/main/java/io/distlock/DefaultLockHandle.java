@@ -27,6 +27,11 @@ import io.distlock.core.LockClient;
 
 /**
  * The {@link LockHandle} of one acquisition: held until released or found lost.
+ *
+ * <p>
+ * Every acquisition ends exactly once for the {@link LockListener listener}, when the
+ * handle is closed: {@code onReleased}, {@code onReleaseMismatch} (also for a lock found
+ * lost before), or {@code onReleaseFailed}.
  */
 final class DefaultLockHandle implements LockHandle {
 
@@ -108,9 +113,25 @@ final class DefaultLockHandle implements LockHandle {
 			return false;
 		}
 		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
-				+ ") was lost while held: its lease ran out or the key was removed");
+				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
 		this.listener.onLost(this.key, this.fencingToken, this.holder);
 		return true;
+	}
+
+	/**
+	 * Tell whether the lock is known to be lost or released, without asking the store.
+	 * @return {@code true} once the lock was found lost or released
+	 */
+	boolean isKnownNotHeld() {
+		return this.state.get() != State.HELD;
+	}
+
+	/**
+	 * Tell whether the lock was found lost (and not released since).
+	 * @return whether it is known lost
+	 */
+	boolean isKnownLost() {
+		return this.state.get() == State.LOST;
 	}
 
 	@Override
@@ -128,19 +149,26 @@ final class DefaultLockHandle implements LockHandle {
 		try {
 			released = this.client.release(this.resource, this.ownerToken);
 		}
-		catch (LockBackendException ex) {
-			throw LockBackendException.forKey(this.key, ex);
+		catch (RuntimeException ex) {
+			// Released or not, the lock ends here for this handle: it is never closed
+			// again, and its lease is no longer renewed.
+			this.listener.onReleaseFailed(this.key, held, ex);
+			throw (ex instanceof LockBackendException backendFailure)
+					? LockBackendException.forKey(this.key, backendFailure) : ex;
 		}
 		if (released) {
 			this.listener.onReleased(this.key, held);
+			return;
 		}
-		else if (previous == State.HELD) {
+		if (previous == State.HELD) {
 			logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
 					+ ") had expired before its release after " + held.toMillis()
 					+ "ms; another owner may have held it meanwhile (a pause longer than the ttl, the key removed, "
 					+ "or a ttl too short for a lock without auto-renew)");
-			this.listener.onReleaseMismatch(this.key, held);
 		}
+		// Also for a lock reported lost before: onLost told that it was gone, this ends
+		// the acquisition.
+		this.listener.onReleaseMismatch(this.key, held);
 	}
 
 	@Override

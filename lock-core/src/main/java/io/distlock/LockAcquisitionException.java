@@ -26,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Also thrown when the waiting thread was interrupted; the cause is then an
- * {@link InterruptedException} and the thread's interrupt flag is still set.
+ * {@link InterruptedException} and the thread's interrupt flag is still set. And thrown,
+ * with no wait, when a nested {@code LockTemplate.execute} would re-enter a lock that its
+ * outer call has lost: the nested code did not run.
  *
  * @see LockBackendException
  */

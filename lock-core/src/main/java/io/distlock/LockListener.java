@@ -23,9 +23,13 @@ import java.time.Duration;
  * empty default, so an implementation overrides only what it needs.
  *
  * <p>
- * Callbacks run on the thread that caused the event (the renewal scheduler for
- * {@link #onLost}); they must be fast and must not throw. An exception thrown by a
- * listener is logged and otherwise ignored.
+ * Every {@link #onAcquired acquisition} is followed by exactly one of
+ * {@link #onReleased}, {@link #onReleaseMismatch} and {@link #onReleaseFailed}, when its
+ * handle is closed; {@link #onLost} may come in between.
+ * <p>
+ * Callbacks run on the thread that caused the event, except {@link #onLost}, which runs
+ * on a thread of the lease renewer's that renews no lease; they should be fast and must
+ * not throw. An exception thrown by a listener is logged and otherwise ignored.
  *
  * @see LockStatistics
  */
@@ -57,8 +61,9 @@ public interface LockListener {
 	}
 
 	/**
-	 * A release found the lock no longer held by its owner: the lease had expired and the
-	 * lock may already belong to someone else, whose lock was left in place.
+	 * A release found the lock no longer held by its owner: the lease had expired (or the
+	 * lock was {@link #onLost found lost} before) and the lock may already belong to
+	 * someone else, whose lock was left in place.
 	 * @param key the lock key
 	 * @param held how long the owner believed it held the lock
 	 */
@@ -66,8 +71,19 @@ public interface LockListener {
 	}
 
 	/**
-	 * A held lock was found lost while its owner still used it (the lease ran out or the
-	 * key was removed), so the owner's work is no longer protected. A listener may, for
+	 * A release failed (Redis could not be reached): the lock may still be held until its
+	 * lease runs out, but its owner is done with it and no longer renews it.
+	 * @param key the lock key
+	 * @param held how long the owner held the lock
+	 * @param failure what the release threw
+	 */
+	default void onReleaseFailed(String key, Duration held, Throwable failure) {
+	}
+
+	/**
+	 * A held lock was found lost while its owner still used it (the lease ran out, the
+	 * key was removed, or renewal stopped because its holder thread ended or the maximum
+	 * hold time passed), so the owner's work is no longer protected. A listener may, for
 	 * example, interrupt the holder thread to stop that work.
 	 * @param key the lock key
 	 * @param fencingToken the fencing token of the lost acquisition

@@ -58,6 +58,11 @@ final class LockListeners implements LockListener {
 	}
 
 	@Override
+	public void onReleaseFailed(String key, Duration held, Throwable failure) {
+		emit((listener) -> listener.onReleaseFailed(key, held, failure));
+	}
+
+	@Override
 	public void onLost(String key, long fencingToken, Thread holder) {
 		emit((listener) -> listener.onLost(key, fencingToken, holder));
 	}

@@ -59,7 +59,8 @@ import org.springframework.util.Assert;
  * code that completed, a failure to release is logged and the result returned, since the
  * work is done and the lock expires after its ttl anyway. While the code runs, its lock
  * is {@link LockContext bound} to the thread, and a nested {@code execute} of the same
- * key on that thread re-enters it.
+ * key on that thread re-enters it; re-entering a lock already found lost throws a
+ * {@link LockAcquisitionException} instead of running the nested code.
  *
  * @see LockHandle
  * @see LockClient
@@ -263,6 +264,7 @@ public class LockTemplate {
 		Assert.notNull(whenBusy, "'whenBusy' must not be null");
 		LockHandle held = LockContext.find(request.key());
 		if (held != null) {
+			assertReenterable(held, request.key());
 			// Re-entered: the outer call holds the lock and releases it.
 			return callback.doWithLock(held);
 		}
@@ -294,6 +296,20 @@ public class LockTemplate {
 					+ "after its ttl of " + request.ttl().toMillis() + "ms", ex);
 		}
 		return result;
+	}
+
+	private static void assertReenterable(LockHandle held, String key) {
+		// Re-entering would run the nested code as if it held a lock that another owner
+		// may hold by now. Taking the lock again would not help: the outer code, told of
+		// the loss, would still work under its old fencing token. So the nested call
+		// fails as one that got no lock, and never as "busy": no failure policy may skip
+		// it quietly.
+		if (held instanceof DefaultLockHandle handle && handle.isKnownNotHeld()) {
+			String why = handle.isKnownLost() ? "its outer call lost it (it was reported lost)"
+					: "its outer call released it already";
+			throw new LockAcquisitionException(key, Duration.ZERO,
+					"Lock '" + key + "' cannot be re-entered: " + why + "; the nested code did not run", null);
+		}
 	}
 
 	private static <T extends @Nullable Object, E extends Throwable> T doWithBoundLock(LockHandle handle,

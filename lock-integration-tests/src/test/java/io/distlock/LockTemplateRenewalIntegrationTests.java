@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.distlock.core.AcquireResult;
 import io.distlock.core.LeaseRenewer;
@@ -40,6 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
@@ -54,6 +58,8 @@ class LockTemplateRenewalIntegrationTests {
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
 
 	private final List<String> lost = new CopyOnWriteArrayList<>();
+
+	private final List<Long> lostAtNanos = new CopyOnWriteArrayList<>();
 
 	private LettuceConnectionFactory connectionFactory;
 
@@ -98,6 +104,44 @@ class LockTemplateRenewalIntegrationTests {
 	}
 
 	@Test
+	void lockWhoseRenewalHangsOnAFrozenRedisIsReportedLostWhenItsLeaseRunsOutNotAtTheCommandTimeout() {
+		assumeThat(redis.endpoint().isControllable()).isTrue();
+		LettuceConnectionFactory factory = RedisConnections.connectionFactory(redis.endpoint(), Duration.ofSeconds(10));
+		RecordingClient client = new RecordingClient(new RedisLockClient(factory));
+		try (LeaseRenewer renewer = new LeaseRenewer(client, Duration.ofHours(1))) {
+			LockTemplate template = templateWith(client, renewer);
+			long start = System.nanoTime();
+			LockHandle handle = template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
+			// Frozen before the first renewal (after ttl/3): that call waits for the 10s
+			// timeout.
+			redis.endpoint().pause();
+			try {
+				await().atMost(Duration.ofSeconds(5)).until(() -> !this.lost.isEmpty());
+				// The lease ran out ttl after the acquisition was sent, so no sooner than
+				// ttl after start. 300ms allow for the hop to a listener thread and a
+				// busy
+				// machine, and are still far below the 10s the renewal call waits.
+				assertThat(this.lostAtNanos.get(0) - start).isBetween(TTL.minusMillis(5).toNanos(),
+						TTL.plusMillis(300).toNanos());
+				assertThat(this.lost).containsExactly("k");
+				assertThat(handle.isHeld()).isFalse();
+			}
+			finally {
+				redis.endpoint().resume();
+			}
+			// The renewal that waited answers now, too late to count.
+			await().atMost(Duration.ofSeconds(15)).until(() -> client.answered.get() >= 1);
+			assertThat(this.lost).containsExactly("k");
+			assertThat(renewer.size()).isZero();
+			assertThat(handle.isHeld()).isFalse();
+			handle.close();
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
 	void redisUnreachableForLessThanTheLeaseDoesNotLoseTheLock() throws Exception {
 		assumeThat(redis.endpoint().isControllable()).isTrue();
 		LettuceConnectionFactory factory = RedisConnections.connectionFactory(redis.endpoint(), Duration.ofMillis(300));
@@ -124,14 +168,17 @@ class LockTemplateRenewalIntegrationTests {
 	}
 
 	@Test
-	void thousandRenewedLocksStayHeldOnOneSharedThreadAndNothingIsLeftAfterRelease() throws Exception {
+	void thousandRenewedLocksStayHeldOnAFewSharedThreadsAndNothingIsLeftAfterRelease() throws Exception {
 		this.template.tryAcquire("warm-up", TTL, Duration.ZERO).orElseThrow().close();
 		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
 		List<LockHandle> handles = new ArrayList<>();
 		for (int i = 0; i < 1000; i++) {
 			handles.add(this.template.tryAcquire("k" + i, TTL, Duration.ZERO).orElseThrow());
 		}
-		assertThat(ManagementFactory.getThreadMXBean().getThreadCount()).isLessThanOrEqualTo(threadsBefore + 1);
+		// At most the ticking thread and four renewal-call threads, whatever the number
+		// of
+		// locks.
+		assertThat(ManagementFactory.getThreadMXBean().getThreadCount()).isLessThanOrEqualTo(threadsBefore + 5);
 		assertThat(this.renewer.size()).isEqualTo(1000);
 		long renewals = this.client.renewed.size();
 		// Four renewal periods (200ms each): longer than the ttl.
@@ -140,7 +187,7 @@ class LockTemplateRenewalIntegrationTests {
 			assertThat(handle.isHeld()).as(handle.key()).isTrue();
 		}
 		assertThat(this.lost).isEmpty();
-		assertThat(this.client.renewingThreads).hasSize(1);
+		assertThat(this.client.renewingThreads).hasSizeBetween(1, 4);
 		handles.forEach(LockHandle::close);
 		assertThat(this.renewer.size()).isZero();
 		assertThat(redis.endpoint().command("EXISTS", "lock:k0", "lock:k999")).isEqualTo(0L);
@@ -160,19 +207,23 @@ class LockTemplateRenewalIntegrationTests {
 	}
 
 	@Test
-	void lockOfAHolderThreadThatEndedIsNoLongerRenewedAndExpires() throws Exception {
-		Thread holder = new Thread(() -> this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow());
+	void lockOfAHolderThreadThatEndedIsReportedLostAndExpires() throws Exception {
+		AtomicReference<LockHandle> handle = new AtomicReference<>();
+		Thread holder = new Thread(() -> handle.set(this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()));
 		holder.start();
 		holder.join();
 		long endedAt = System.nanoTime();
 		awaitAcquirableByAnotherClient("lock:k");
 		assertThat(System.nanoTime() - endedAt).isLessThan(TTL.toNanos() + TimeUnit.MILLISECONDS.toNanos(300));
 		assertThat(this.renewer.size()).isZero();
-		assertThat(this.lost).isEmpty();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.lost.isEmpty());
+		assertThat(this.lost).containsExactly("k");
+		assertThat(handle.get().isHeld()).isFalse();
+		assertThat(this.template.getStatistics().getLost()).isOne();
 	}
 
 	@Test
-	void lockHeldLongerThanTheMaximumHoldTimeIsNoLongerRenewedAndExpires() {
+	void lockHeldLongerThanTheMaximumHoldTimeIsReportedLostOnceAndExpires() {
 		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMillis(700))) {
 			LockTemplate template = templateWith(renewer);
 			long start = System.nanoTime();
@@ -182,21 +233,126 @@ class LockTemplateRenewalIntegrationTests {
 				assertThat(expiredAfter).isBetween(TimeUnit.MILLISECONDS.toNanos(700),
 						TimeUnit.MILLISECONDS.toNanos(700 + 100 + 300 + 200));
 				assertThat(renewer.size()).isZero();
+				assertThat(this.lost).containsExactly("k");
+				assertThat(handle.isHeld()).isFalse();
 			}
+		}
+		assertThat(this.lost).containsExactly("k");
+	}
+
+	@Test
+	void holderInterruptedBrieflyKeepsItsLockRenewed() {
+		Duration ttl = Duration.ofMillis(300);
+		this.template.execute("k", ttl, Duration.ZERO, () -> {
+			Thread.currentThread().interrupt();
+			// Longer than a renewal period (ttl/3): a renewal comes while the flag is
+			// set.
+			spin(ttl.dividedBy(2));
+			assertThat(Thread.interrupted()).isTrue();
+			assertHeldAgainstAnotherClient("lock:k", ttl.multipliedBy(3));
+			return null;
+		});
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void outerLockOfAThreadInterruptedOnALostInnerLockKeepsBeingRenewed() {
+		Duration ttl = Duration.ofMillis(300);
+		// The README's reaction to a lost lock: interrupt its holder.
+		LockTemplate template = templateWith(this.client, this.renewer, new LockListener() {
+
+			@Override
+			public void onLost(String key, long fencingToken, Thread holder) {
+				holder.interrupt();
+			}
+
+		});
+		template.execute("outer", ttl, Duration.ZERO, () -> {
+			try {
+				template.execute("inner", ttl, Duration.ZERO, () -> {
+					redis.endpoint().command("DEL", "lock:inner");
+					workUntilInterrupted(ttl);
+					return null;
+				});
+			}
+			catch (IllegalStateException ex) {
+				// The inner work stopped; the outer code handles that and carries on.
+				assertThat(Thread.interrupted()).isTrue();
+			}
+			assertHeldAgainstAnotherClient("lock:outer", ttl.multipliedBy(3));
+			return null;
+		});
+		assertThat(this.lost).containsExactly("inner");
+	}
+
+	@Test
+	void reenteringALockKnownLostThrowsAndDoesNotRunTheNestedCode() {
+		AtomicBoolean nestedRan = new AtomicBoolean();
+		this.template.execute("k", TTL, Duration.ZERO, () -> {
+			redis.endpoint().command("DEL", "lock:k");
+			await().atMost(Duration.ofSeconds(5)).until(() -> !this.lost.isEmpty());
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> this.template.execute("k", TTL, Duration.ZERO, () -> {
+					nestedRan.set(true);
+					return null;
+				}))
+				.withMessageContaining("'k'")
+				.withMessageContaining("lost");
+			return null;
+		});
+		assertThat(nestedRan).isFalse();
+	}
+
+	private static void workUntilInterrupted(Duration step) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		// Works in steps, looking at the interrupt flag between them, as a batch job
+		// does.
+		while (!Thread.currentThread().isInterrupted()) {
+			assertThat(System.nanoTime()).as("interrupted in time").isLessThan(deadline);
+			spin(step.dividedBy(4));
+		}
+		// Finishes the step under way, with the flag still set, then gives up.
+		spin(step.dividedBy(2));
+		throw new IllegalStateException("Inner lock lost: work stopped");
+	}
+
+	private static void spin(Duration duration) {
+		// Not Thread.sleep: an interrupted sleep returns at once.
+		long end = System.nanoTime() + duration.toNanos();
+		while (System.nanoTime() < end) {
+			Thread.onSpinWait();
+		}
+	}
+
+	private static void assertHeldAgainstAnotherClient(String resource, Duration duration) {
+		long end = System.nanoTime() + duration.toNanos();
+		while (System.nanoTime() < end) {
+			assertThat(redis.endpoint().command("SET", resource, UUID.randomUUID().toString(), "NX", "PX", "10000"))
+				.as("%s taken by another client", resource)
+				.isNull();
+			spin(Duration.ofMillis(10));
 		}
 	}
 
 	private LockTemplate templateWith(LeaseRenewer renewer) {
-		LockTemplate template = new LockTemplate(this.client);
+		return templateWith(this.client, renewer);
+	}
+
+	private LockTemplate templateWith(LockClient client, LeaseRenewer renewer, LockListener... listeners) {
+		LockTemplate template = new LockTemplate(client);
 		template.setLeaseRenewer(renewer);
-		template.setLockListeners(List.of(new LockListener() {
+		List<LockListener> all = new ArrayList<>();
+		all.add(new LockListener() {
 
 			@Override
 			public void onLost(String key, long fencingToken, Thread holder) {
+				LockTemplateRenewalIntegrationTests.this.lostAtNanos.add(System.nanoTime());
 				LockTemplateRenewalIntegrationTests.this.lost.add(key);
 			}
 
-		}));
+		});
+		all.addAll(List.of(listeners));
+		template.setLockListeners(all);
 		return template;
 	}
 
@@ -219,6 +375,8 @@ class LockTemplateRenewalIntegrationTests {
 		final List<Integer> leasesWhenReleased = new CopyOnWriteArrayList<>();
 
 		final List<Thread> renewingThreads = new CopyOnWriteArrayList<>();
+
+		final AtomicInteger answered = new AtomicInteger();
 
 		volatile int failedRenewals;
 
@@ -257,6 +415,9 @@ class LockTemplateRenewalIntegrationTests {
 			catch (RuntimeException ex) {
 				this.failedRenewals++;
 				throw ex;
+			}
+			finally {
+				this.answered.incrementAndGet();
 			}
 		}
 

@@ -40,6 +40,10 @@ public final class Lease {
 
 	private volatile boolean cancelled;
 
+	// Whether a renewal call for this lease is under way; only the renewal tick reads and
+	// writes it.
+	private volatile boolean renewing;
+
 	Lease(Renewal renewal, Thread holder, Instant startedAt, Runnable onLost, Consumer<Lease> onCancel) {
 		this.renewal = renewal;
 		this.holder = holder;
@@ -81,6 +85,14 @@ public final class Lease {
 
 	boolean isCancelled() {
 		return this.cancelled;
+	}
+
+	boolean isRenewing() {
+		return this.renewing;
+	}
+
+	void renewing(boolean renewing) {
+		this.renewing = renewing;
 	}
 
 	@Override

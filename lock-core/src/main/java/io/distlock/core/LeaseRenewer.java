@@ -19,8 +19,17 @@ package io.distlock.core;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -28,6 +37,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.Assert;
 
@@ -39,17 +49,22 @@ import org.springframework.util.Assert;
  * <p>
  * Leases due at about the same time are renewed together in one
  * {@link LockClient#renewAll batch}. A renewal that finds the lock gone reports the lease
- * lost at once; one that cannot reach the store is retried until the lease would have run
- * out, and only then reported lost. Renewal stops, with a warning, when the holder thread
- * died or was interrupted, or when the lock was held longer than the maximum hold time,
- * so a leaked lock is not renewed forever.
+ * lost at once; one that cannot reach the store is retried until the lease runs out, and
+ * then reported lost. A lease whose renewal is still waiting for the store when it runs
+ * out is reported lost at that instant, whatever the command timeout; a late answer does
+ * not bring it back. Renewal also stops, with a warning, when the holder thread ended or
+ * the lock was held longer than the maximum hold time, so that a leaked lock is not
+ * renewed forever; the lease is then reported lost as well.
  *
  * <p>
- * The renewals run as one-shot ticks on a {@link TaskScheduler}, whose
+ * The renewals are planned by one-shot ticks on a {@link TaskScheduler}, whose
  * {@link TaskScheduler#getClock() clock} times every lease. By default that is a
  * scheduler of its own, with one daemon thread and a monotonic clock that wall-clock
- * jumps do not move. Registering and cancelling a lease are constant-time, safe on
- * virtual threads.
+ * jumps do not move. The calls to the store run on other daemon threads
+ * ({@code distlock-lease-renewal}, one while the store answers, at most four while calls
+ * hang), and the lost-lease callbacks on two more ({@code distlock-lock-lost}), so that
+ * neither a hung store nor a slow callback delays the ticks. Registering and cancelling a
+ * lease are constant-time, safe on virtual threads.
  *
  * @see Lease
  */
@@ -59,11 +74,19 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 
 	private static final String THREAD_NAME = "distlock-lease-renewer";
 
+	private static final int MAX_CALL_THREADS = 4;
+
+	private static final int LISTENER_THREADS = 2;
+
 	private final Clock clock;
 
 	private final @Nullable ThreadPoolTaskScheduler ownScheduler;
 
+	private final List<ExecutorService> ownExecutors = new ArrayList<>(2);
+
 	private final Set<Lease> leases = ConcurrentHashMap.newKeySet();
+
+	private final RenewalTick tick;
 
 	private final RenewalTimer timer;
 
@@ -78,7 +101,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * @param maxHold how long a lock is renewed at most
 	 */
 	public LeaseRenewer(LockClient client, Duration maxHold) {
-		this(client, maxHold, defaultScheduler(), true);
+		this(client, maxHold, defaultScheduler(), true, null, null);
 	}
 
 	/**
@@ -89,10 +112,24 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * {@link #close()}
 	 */
 	public LeaseRenewer(LockClient client, Duration maxHold, TaskScheduler scheduler) {
-		this(client, maxHold, scheduler, false);
+		this(client, maxHold, scheduler, false, null, null);
 	}
 
-	private LeaseRenewer(LockClient client, Duration maxHold, TaskScheduler scheduler, boolean ownScheduler) {
+	/**
+	 * Create a renewer on the given scheduler that runs the calls to the store and the
+	 * lost-lease callbacks on the given executors.
+	 * @param client the lock store
+	 * @param maxHold how long a lock is renewed at most
+	 * @param scheduler the scheduler to plan the renewals on
+	 * @param calls runs the {@link LockClient#renewAll} calls
+	 * @param listeners runs the callbacks of lost leases
+	 */
+	LeaseRenewer(LockClient client, Duration maxHold, TaskScheduler scheduler, Executor calls, Executor listeners) {
+		this(client, maxHold, scheduler, false, calls, listeners);
+	}
+
+	private LeaseRenewer(LockClient client, Duration maxHold, TaskScheduler scheduler, boolean ownScheduler,
+			@Nullable Executor calls, @Nullable Executor listeners) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.isTrue(maxHold != null && maxHold.toNanos() > 0, "'maxHold' must be positive");
 		Assert.notNull(scheduler, "'scheduler' must not be null");
@@ -102,8 +139,10 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 			this.ownScheduler.initialize();
 		}
 		this.clock = scheduler.getClock();
-		RenewalTick tick = new RenewalTick(client, this.clock, new LeaseStopPolicy(maxHold), this.leases);
-		this.timer = new RenewalTimer(scheduler, tick::run);
+		this.tick = new RenewalTick(client, this.clock, new LeaseStopPolicy(maxHold), this.leases,
+				(calls != null) ? calls : own(callExecutor()),
+				(listeners != null) ? listeners : own(listenerExecutor()), this::wakeUp);
+		this.timer = new RenewalTimer(scheduler, this.tick::run);
 	}
 
 	/**
@@ -117,13 +156,16 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	/**
 	 * Start renewing a lease that starts now: first after a third of its ttl, then every
 	 * third of it. Renewal stops when the lease is cancelled, found lost, its holder (the
-	 * calling thread) ends or is interrupted, or the maximum hold time has passed.
+	 * calling thread) ends, the maximum hold time has passed or this renewer is closed;
+	 * all but the first report the lease lost.
 	 * @param key the resource name
 	 * @param ownerToken the token of the acquisition
 	 * @param ttl the lease time
-	 * @param onLost called once, on the renewal thread, when the lock is found lost
+	 * @param onLost called once, on a listener thread, when the lease is lost
 	 * @return the lease, to cancel before the lock is released
 	 * @throws IllegalStateException if this renewer was closed
+	 * @throws org.springframework.core.task.TaskRejectedException if the scheduler did
+	 * not take the renewal
 	 */
 	public Lease register(String key, String ownerToken, Duration ttl, Runnable onLost) {
 		return register(key, ownerToken, ttl, this.clock.instant(), onLost);
@@ -137,9 +179,11 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * @param ownerToken the token of the acquisition
 	 * @param ttl the lease time
 	 * @param startedAt when the acquisition was sent, read from {@link #getClock()}
-	 * @param onLost called once, on the renewal thread, when the lock is found lost
+	 * @param onLost called once, on a listener thread, when the lease is lost
 	 * @return the lease, to cancel before the lock is released
 	 * @throws IllegalStateException if this renewer was closed
+	 * @throws org.springframework.core.task.TaskRejectedException if the scheduler did
+	 * not take the renewal
 	 */
 	public Lease register(String key, String ownerToken, Duration ttl, Instant startedAt, Runnable onLost) {
 		Assert.notNull(key, "'key' must not be null");
@@ -152,7 +196,15 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 				this.leases::remove);
 		this.leases.add(lease);
 		this.running = true;
-		this.timer.runNoLaterThan(lease.schedule().dueAt());
+		try {
+			this.timer.runNoLaterThan(lease.schedule().dueAt());
+		}
+		catch (RuntimeException ex) {
+			// Nothing would renew the lease, or report it lost: the caller must not
+			// rely on it.
+			this.leases.remove(lease);
+			throw ex;
+		}
 		if (this.closed) {
 			// Closed meanwhile: nothing renews the lease, so the caller must not rely on
 			// it.
@@ -210,9 +262,9 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
-	 * Stop renewing. Leases still registered are no longer renewed and expire within
-	 * their ttl; registering new ones fails. A scheduler this renewer created is shut
-	 * down, one it was given is not.
+	 * Stop renewing. Leases still registered are no longer renewed and are reported lost;
+	 * they expire within their ttl. Registering new ones fails. A scheduler this renewer
+	 * created is shut down, one it was given is not.
 	 */
 	@Override
 	public void close() {
@@ -222,14 +274,27 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		this.closed = true;
 		this.running = false;
 		this.timer.stop();
-		if (!this.leases.isEmpty()) {
-			logger.warn("Stopped renewing " + this.leases.size()
-					+ " held lock(s) because the lease renewer was closed; they expire within their ttl");
-			this.leases.clear();
+		List<Lease> stopped = new ArrayList<>(this.leases);
+		this.leases.removeAll(stopped);
+		if (!stopped.isEmpty()) {
+			logger.warn("Stopped renewing " + stopped.size() + " held lock(s) because the lease renewer was closed; "
+					+ "reporting them lost (they expire within their ttl)");
+			stopped.forEach(this.tick::report);
 		}
 		if (this.ownScheduler != null) {
 			this.ownScheduler.shutdown();
 		}
+		// Running calls and queued callbacks still finish, on daemon threads.
+		this.ownExecutors.forEach(ExecutorService::shutdown);
+	}
+
+	private void wakeUp() {
+		this.timer.runNow();
+	}
+
+	private ExecutorService own(ExecutorService executor) {
+		this.ownExecutors.add(executor);
+		return executor;
 	}
 
 	private void assertOpen(String key) {
@@ -251,6 +316,32 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		scheduler.setWaitForTasksToCompleteOnShutdown(true);
 		scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
 		return scheduler;
+	}
+
+	private static ExecutorService callExecutor() {
+		// One thread while the store answers. More only while calls wait for their
+		// command timeout, so that the next batch need not wait too; beyond that, a
+		// batch is retried later (its leases being reported lost if they run out) rather
+		// than queued behind calls that hang.
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(1, MAX_CALL_THREADS, 30, TimeUnit.SECONDS,
+				new SynchronousQueue<>(), daemonThreads("distlock-lease-renewal-"));
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
+	private static ExecutorService listenerExecutor() {
+		// Callbacks are the application's code: two threads, so that one blocking
+		// callback does not hold up every other report.
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(LISTENER_THREADS, LISTENER_THREADS, 30, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), daemonThreads("distlock-lock-lost-"));
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
+	private static ThreadFactory daemonThreads(String prefix) {
+		CustomizableThreadFactory threadFactory = new CustomizableThreadFactory(prefix);
+		threadFactory.setDaemon(true);
+		return threadFactory;
 	}
 
 }

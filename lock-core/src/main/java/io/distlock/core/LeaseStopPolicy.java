@@ -23,11 +23,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides when a lease is no longer renewed although nobody cancelled it: its holder
- * thread ended or was interrupted, or it was held longer than the maximum hold time.
+ * thread ended, or it was held longer than the maximum hold time.
  *
  * <p>
  * Each of these means the lock leaked (its holder will never release it), and renewing it
- * would keep it forever; left alone, it expires within its ttl.
+ * would keep it forever; left alone, it expires within its ttl. The renewer reports such
+ * a lease lost, as it does one found gone. An interrupted holder is not among them: an
+ * interrupt may be brief and handled (a lost inner lock interrupting its thread, say),
+ * and the code that still holds the lock ends it by releasing it.
  */
 final class LeaseStopPolicy {
 
@@ -52,9 +55,6 @@ final class LeaseStopPolicy {
 		Thread holder = lease.holder();
 		if (!holder.isAlive()) {
 			return "its holder thread '" + holder.getName() + "' ended without releasing it";
-		}
-		if (holder.isInterrupted()) {
-			return "its holder thread '" + holder.getName() + "' was interrupted";
 		}
 		if (now.isAfter(lease.startedAt().plus(this.maxHold))) {
 			return "it was held longer than the maximum hold time of " + this.maxHold.toMillis() + "ms";

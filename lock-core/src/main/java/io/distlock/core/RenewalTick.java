@@ -21,24 +21,28 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.util.Assert;
-
 /**
- * One pass of the {@link LeaseRenewer} over its leases: drop those the
- * {@link LeaseStopPolicy} stops, renew those due in batches of at most 1000, apply each
- * lease's result, and tell when the next lease is due.
+ * One pass of the {@link LeaseRenewer} over its leases: apply the answers of renewal
+ * calls, report the leases that ran out or that the {@link LeaseStopPolicy} stops, hand
+ * those due to {@link RenewalCall renewal calls} in batches of at most 1000, and tell
+ * when the next lease is due or runs out.
  *
  * <p>
- * A renewal that finds the lock gone reports the lease lost at once; one that fails (the
- * store is unreachable, or anything else went wrong) is retried until the lease would
- * have run out, and only then reported lost. Runs are not thread-safe: the renewer never
- * lets two overlap.
+ * A pass never waits for a call: a lease whose call is under way is not renewed again,
+ * and if it runs out before the answer came, it is reported lost at that instant, and a
+ * late answer does not bring it back. A renewal that finds the lock gone reports the
+ * lease lost at once; one that fails is retried until the lease runs out. Lost leases are
+ * reported on the listener executor, so that a slow callback delays no renewal. Runs are
+ * not thread-safe: the renewer never lets two overlap, and only runs change the leases.
  */
 final class RenewalTick {
 
@@ -55,126 +59,196 @@ final class RenewalTick {
 
 	private final Set<Lease> leases;
 
+	private final Executor calls;
+
+	private final Executor listeners;
+
+	private final Runnable wakeUp;
+
+	private final Queue<RenewalCall> answered = new ConcurrentLinkedQueue<>();
+
 	/**
 	 * Create a tick over the given registry of leases.
 	 * @param client the lock store
 	 * @param clock the clock all lease times are read from
 	 * @param stopPolicy decides when a lease is no longer renewed
 	 * @param leases the registered leases, shared with the renewer
+	 * @param calls runs the renewal calls
+	 * @param listeners runs the lost-lease callbacks
+	 * @param wakeUp asks for a run as soon as possible, from any thread
 	 */
-	RenewalTick(LockClient client, Clock clock, LeaseStopPolicy stopPolicy, Set<Lease> leases) {
+	RenewalTick(LockClient client, Clock clock, LeaseStopPolicy stopPolicy, Set<Lease> leases, Executor calls,
+			Executor listeners, Runnable wakeUp) {
 		this.client = client;
 		this.clock = clock;
 		this.stopPolicy = stopPolicy;
 		this.leases = leases;
+		this.calls = calls;
+		this.listeners = listeners;
+		this.wakeUp = wakeUp;
 	}
 
 	/**
-	 * Renew the leases that are due and return when the next one will be.
-	 * @return when the next lease is due, or {@code null} if none is left
+	 * Renew the leases that are due and return when the next one will be due or run out.
+	 * @return when to run next, or {@code null} if no lease is left
 	 */
 	@Nullable Instant run() {
+		RenewalCall call;
+		while ((call = this.answered.poll()) != null) {
+			apply(call);
+		}
 		Instant now = this.clock.instant();
 		List<Lease> due = new ArrayList<>();
 		Instant next = null;
 		for (Lease lease : this.leases) {
-			if (shouldStop(lease, now)) {
+			LeaseSchedule schedule = lease.schedule();
+			if (lease.isCancelled()) {
 				this.leases.remove(lease);
+				continue;
 			}
-			else if (lease.schedule().isDue(now)) {
+			String reason = this.stopPolicy.stopReason(lease, now);
+			if (reason != null) {
+				stop(lease, reason);
+			}
+			else if (!now.isBefore(schedule.expiresAt())) {
+				// Ran out with no renewal confirmed in time, maybe with a call still
+				// hanging: another owner may take the lock from now on.
+				lost(lease);
+			}
+			else if (lease.isRenewing()) {
+				next = earlier(next, schedule.expiresAt());
+			}
+			else if (schedule.isDue(now)) {
 				due.add(lease);
 			}
 			else {
-				next = earlier(next, lease.schedule().dueAt());
+				next = earlier(next, earlier(schedule.dueAt(), schedule.expiresAt()));
 			}
 		}
 		for (int from = 0; from < due.size(); from += MAX_BATCH) {
-			renew(due.subList(from, Math.min(due.size(), from + MAX_BATCH)));
+			send(due.subList(from, Math.min(due.size(), from + MAX_BATCH)));
 		}
 		for (Lease lease : due) {
-			// Lost and cancelled leases have left the registry and need no tick.
 			if (this.leases.contains(lease)) {
-				next = earlier(next, lease.schedule().dueAt());
+				LeaseSchedule schedule = lease.schedule();
+				next = earlier(next, lease.isRenewing() ? schedule.expiresAt() : schedule.dueAt());
 			}
 		}
 		return next;
 	}
 
-	private boolean shouldStop(Lease lease, Instant now) {
+	/**
+	 * Report the given lease lost, on the listener executor, unless it was cancelled.
+	 * @param lease a lease that left the registry
+	 */
+	void report(Lease lease) {
 		if (lease.isCancelled()) {
-			return true;
+			// Its lock is being released by its owner.
+			return;
 		}
-		String reason = this.stopPolicy.stopReason(lease, now);
-		if (reason == null) {
-			return false;
+		try {
+			this.listeners.execute(() -> {
+				try {
+					lease.onLost().run();
+				}
+				catch (Throwable ex) {
+					// The callback is the caller's code: its failure must not stop the
+					// others.
+					logger.warn("Lost-lock callback for '" + lease.renewal().key() + "' failed", ex);
+				}
+			});
 		}
-		logger.warn("Stopped renewing lock '" + lease.renewal().key() + "' because " + reason
-				+ "; it expires within its ttl of " + lease.renewal().ttl().toMillis() + "ms");
-		return true;
+		catch (Throwable ex) {
+			logger.warn("Could not report lock '" + lease.renewal().key() + "' lost", ex);
+		}
 	}
 
-	private void renew(List<Lease> due) {
+	private void send(List<Lease> due) {
 		// A lease cancelled since the scan is left out: its lock is being released.
 		List<Lease> batch = new ArrayList<>(due.size());
-		List<Renewal> renewals = new ArrayList<>(due.size());
 		for (Lease lease : due) {
 			if (!lease.isCancelled()) {
 				batch.add(lease);
-				renewals.add(lease.renewal());
+				lease.renewing(true);
 			}
 		}
 		if (batch.isEmpty()) {
 			return;
 		}
-		Instant sentAt = this.clock.instant();
-		boolean[] renewed;
 		try {
-			renewed = this.client.renewAll(renewals);
-			Assert.state(renewed.length == batch.size(), "Expected one answer per renewal");
+			this.calls.execute(new RenewalCall(this.client, this.clock, batch, this::answered));
 		}
 		catch (Throwable ex) {
-			// Whatever went wrong, the leases did not get longer: retry while they last.
-			if (ex instanceof Error) {
-				logger.warn("Renewal of " + batch.size() + " lock(s) failed; retrying until their leases run out", ex);
-			}
-			else {
-				logger.debug("Renewal of " + batch.size() + " lock(s) failed; retrying until their leases run out", ex);
-			}
+			// No thread free for the call (all wait for a store that does not answer):
+			// retry while the leases last, as after any failed renewal.
+			logger.debug("Could not start the renewal of " + batch.size() + " lock(s); retrying", ex);
 			Instant now = this.clock.instant();
 			for (Lease lease : batch) {
-				if (!lease.schedule().retry(now)) {
-					lost(lease);
-				}
+				lease.renewing(false);
+				lease.schedule().retry(now);
 			}
-			return;
 		}
-		int lost = 0;
-		for (int i = 0; i < renewed.length; i++) {
-			Lease lease = batch.get(i);
-			if (renewed[i]) {
-				lease.schedule().renewed(sentAt);
+	}
+
+	private void answered(RenewalCall call) {
+		this.answered.add(call);
+		this.wakeUp.run();
+	}
+
+	private void apply(RenewalCall call) {
+		Throwable failure = call.failure();
+		Instant answeredAt = call.answeredAt();
+		if (failure != null) {
+			String message = "Renewal of " + call.batch().size()
+					+ " lock(s) failed; retrying until their leases run out";
+			if (failure instanceof Error) {
+				logger.warn(message, failure);
 			}
 			else {
-				lost++;
+				logger.debug(message, failure);
+			}
+		}
+		int renewed = 0;
+		for (int i = 0; i < call.batch().size(); i++) {
+			Lease lease = call.batch().get(i);
+			lease.renewing(false);
+			LeaseSchedule schedule = lease.schedule();
+			if (!this.leases.contains(lease)) {
+				// Cancelled, or reported lost while the call was under way: a late
+				// "renewed" does not bring it back, its holder was told.
+				continue;
+			}
+			if (!answeredAt.isBefore(schedule.expiresAt())) {
+				lost(lease);
+			}
+			else if (failure != null) {
+				schedule.retry(answeredAt);
+			}
+			else if (call.isRenewed(i)) {
+				schedule.renewed(call.sentAt());
+				renewed++;
+			}
+			else {
 				lost(lease);
 			}
 		}
-		if (logger.isDebugEnabled()) {
-			logger.debug("Renewed " + (batch.size() - lost) + " of " + batch.size() + " lease(s) in "
-					+ Duration.between(sentAt, this.clock.instant()).toMillis() + "ms");
+		if (failure == null && logger.isDebugEnabled()) {
+			logger.debug("Renewed " + renewed + " of " + call.batch().size() + " lease(s) in "
+					+ Duration.between(call.sentAt(), answeredAt).toMillis() + "ms");
+		}
+	}
+
+	private void stop(Lease lease, String reason) {
+		if (this.leases.remove(lease) && !lease.isCancelled()) {
+			logger.warn("Stopped renewing lock '" + lease.renewal().key() + "' because " + reason
+					+ "; reporting it lost (it expires within its ttl of " + lease.renewal().ttl().toMillis() + "ms)");
+			report(lease);
 		}
 	}
 
 	private void lost(Lease lease) {
-		if (this.leases.remove(lease) && !lease.isCancelled()) {
-			try {
-				lease.onLost().run();
-			}
-			catch (Throwable ex) {
-				// The callback is the caller's code: its failure must not stop the
-				// others.
-				logger.warn("Lost-lock callback for '" + lease.renewal().key() + "' failed", ex);
-			}
+		if (this.leases.remove(lease)) {
+			report(lease);
 		}
 	}
 

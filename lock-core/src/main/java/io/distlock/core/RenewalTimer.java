@@ -38,6 +38,10 @@ import org.springframework.scheduling.TaskScheduler;
  * At most one run is pending. A run asked for sooner than the pending one replaces it, so
  * that a lease registered due before the pending run is renewed in time; one asked for
  * later is already covered, since every run scans all leases.
+ * <p>
+ * If the scheduler rejects a run (it is shutting down, or full), the pending one stays;
+ * if there is none, the next request (a registration, or a renewal call that answered)
+ * tries again. That is logged at ERROR once per outage.
  */
 final class RenewalTimer {
 
@@ -61,6 +65,9 @@ final class RenewalTimer {
 
 	private volatile boolean stopped;
 
+	// Whether scheduling failed last time, so that an outage is logged once.
+	private volatile boolean failing;
+
 	/**
 	 * Create a timer that runs the given tick on the given scheduler.
 	 * @param scheduler the scheduler to run the tick on
@@ -75,6 +82,8 @@ final class RenewalTimer {
 	/**
 	 * Make sure that the tick runs at the given instant or earlier.
 	 * @param at the latest instant for the next run
+	 * @throws org.springframework.core.task.TaskRejectedException if the scheduler
+	 * rejected the run; a run pending before is kept
 	 */
 	void runNoLaterThan(Instant at) {
 		this.pendingLock.lock();
@@ -83,16 +92,30 @@ final class RenewalTimer {
 			if (this.stopped || (current != null && !at.isBefore(current.at))) {
 				return;
 			}
+			PendingRun run = new PendingRun(at);
+			// Scheduled before the pending run is cancelled: if the scheduler rejects
+			// it, the pending run still comes.
+			run.future = this.scheduler.schedule(run, at);
 			if (current != null) {
 				current.cancel();
 			}
-			PendingRun run = new PendingRun(at);
-			run.future = this.scheduler.schedule(run, at);
 			this.pending = run;
+			if (this.failing) {
+				this.failing = false;
+				logger.info("Lease renewal is scheduled again");
+			}
 		}
 		finally {
 			this.pendingLock.unlock();
 		}
+	}
+
+	/**
+	 * Make sure that the tick runs as soon as possible; callable from any thread, never
+	 * throws.
+	 */
+	void runNow() {
+		reschedule(this.scheduler.getClock().instant());
 	}
 
 	/**
@@ -155,12 +178,22 @@ final class RenewalTimer {
 			next = this.scheduler.getClock().instant().plus(RETRY_FAILED_RUN);
 		}
 		if (next != null) {
-			try {
-				runNoLaterThan(next);
+			reschedule(next);
+		}
+	}
+
+	private void reschedule(Instant at) {
+		try {
+			runNoLaterThan(at);
+		}
+		catch (Throwable ex) {
+			if (!this.failing) {
+				this.failing = true;
+				logger.error("Could not schedule the next lease renewal; held locks are neither renewed nor reported "
+						+ "lost until the scheduler takes a run again, tried at the next registration", ex);
 			}
-			catch (Throwable ex) {
-				logger.error("Could not schedule the next lease renewal; held locks expire within their ttl"
-						+ " unless another lease is registered", ex);
+			else {
+				logger.debug("Could not schedule the next lease renewal", ex);
 			}
 		}
 	}

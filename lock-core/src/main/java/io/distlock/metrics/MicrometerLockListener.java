@@ -29,8 +29,9 @@ import io.distlock.LockListener;
 /**
  * Records lock events as Micrometer meters: {@code distlock.lock.acquisitions} (a timer
  * of the time waited, tagged {@code result=acquired|busy}), {@code distlock.lock.held} (a
- * timer of the time held, tagged {@code result=released|expired}), the counter
- * {@code distlock.lock.lost} and the gauge {@code distlock.lock.active}.
+ * timer of the time held, tagged {@code result=released|expired|failed}), the counter
+ * {@code distlock.lock.lost} and the gauge {@code distlock.lock.active} of locks acquired
+ * and not yet closed.
  *
  * <p>
  * Meters carry no lock key: keys are unbounded (one per order, per user), and a tag per
@@ -46,6 +47,8 @@ public class MicrometerLockListener implements LockListener {
 
 	private final Timer expired;
 
+	private final Timer failed;
+
 	private final Counter lost;
 
 	private final AtomicLong active = new AtomicLong();
@@ -59,6 +62,7 @@ public class MicrometerLockListener implements LockListener {
 		this.busy = waitTimer("busy", registry);
 		this.released = heldTimer("released", registry);
 		this.expired = heldTimer("expired", registry);
+		this.failed = heldTimer("failed", registry);
 		this.lost = Counter.builder("distlock.lock.lost")
 			.description("Locks found lost while their holder still worked under them")
 			.register(registry);
@@ -91,6 +95,12 @@ public class MicrometerLockListener implements LockListener {
 	}
 
 	@Override
+	public void onReleaseFailed(String key, Duration held, Throwable failure) {
+		this.failed.record(held);
+		this.active.decrementAndGet();
+	}
+
+	@Override
 	public void onLost(String key, long fencingToken, Thread holder) {
 		this.lost.increment();
 	}
@@ -104,7 +114,8 @@ public class MicrometerLockListener implements LockListener {
 
 	private static Timer heldTimer(String result, MeterRegistry registry) {
 		return Timer.builder("distlock.lock.held")
-			.description("Time a lock was held, by whether it was released or had expired before its release")
+			.description("Time a lock was held, by whether it was released, had expired before its release, "
+					+ "or its release failed")
 			.tag("result", result)
 			.register(registry);
 	}

@@ -25,6 +25,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -33,11 +38,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -56,13 +64,23 @@ class LeaseRenewerTests {
 
 	private final CountingClient client = new CountingClient(this.scheduler.getClock());
 
-	private final LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofHours(1), this.scheduler);
+	// Renewal calls and listeners run at once on the ticking thread, unless a test says
+	// otherwise.
+	private final LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofHours(1), this.scheduler,
+			Runnable::run, Runnable::run);
+
+	private final RenewalThreads renewalThreads = new RenewalThreads();
 
 	private final AtomicInteger lost = new AtomicInteger();
+
+	private final List<LeaseRenewer> closeLater = new ArrayList<>();
 
 	@AfterEach
 	void closeRenewer() {
 		this.renewer.close();
+		this.closeLater.forEach(LeaseRenewer::close);
+		this.client.unhang.countDown();
+		this.renewalThreads.pool.shutdownNow();
 	}
 
 	@Test
@@ -154,8 +172,9 @@ class LeaseRenewerTests {
 		List<Instant> lostAt = new ArrayList<>();
 		this.renewer.register("k", "owner", TTL, () -> lostAt.add(this.scheduler.now()));
 		this.scheduler.advance(Duration.ofSeconds(1));
+		// No attempt at 300: the lease ran out then, and an answer could only come later.
 		assertThat(this.client.attempts).containsExactly(at(100), at(125), at(150), at(175), at(200), at(225), at(250),
-				at(275), at(300));
+				at(275));
 		assertThat(lostAt).containsExactly(T0.plus(TTL));
 		assertThat(this.renewer.size()).isZero();
 	}
@@ -166,7 +185,7 @@ class LeaseRenewerTests {
 		// Renewed every 20ms: a quarter of that would be 5ms.
 		this.renewer.register("k", "owner", Duration.ofMillis(60), this.lost::incrementAndGet);
 		this.scheduler.advance(Duration.ofSeconds(1));
-		assertThat(this.client.attempts).containsExactly(at(20), at(30), at(40), at(50), at(60));
+		assertThat(this.client.attempts).containsExactly(at(20), at(30), at(40), at(50));
 		assertThat(this.lost).hasValue(1);
 	}
 
@@ -209,41 +228,170 @@ class LeaseRenewerTests {
 	}
 
 	@Test
-	void leaseOfAHolderThreadThatEndedIsNoLongerRenewed() throws Exception {
+	void leaseOfAHolderThreadThatEndedIsReportedLostOnceAndNoLongerRenewed() throws Exception {
 		Thread holder = new Thread(() -> this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet));
 		holder.start();
 		holder.join();
 		this.scheduler.advance(Duration.ofMillis(100));
 		assertThat(this.renewer.size()).isZero();
 		assertThat(this.client.attempts).isEmpty();
-		assertThat(this.lost).hasValue(0);
+		assertThat(this.lost).hasValue(1);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.lost).hasValue(1);
 	}
 
 	@Test
-	void leaseOfAnInterruptedHolderThreadIsNoLongerRenewed() {
+	void leaseOfABrieflyInterruptedHolderThreadIsStillRenewed() {
 		// The test thread holds the lease and also runs the ticks.
 		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
 		Thread.currentThread().interrupt();
 		try {
-			this.scheduler.advance(Duration.ofMillis(100));
+			this.scheduler.advance(Duration.ofMillis(150));
 		}
 		finally {
 			Thread.interrupted();
 		}
-		assertThat(this.renewer.size()).isZero();
-		assertThat(this.client.attempts).isEmpty();
+		this.scheduler.advance(Duration.ofMillis(150));
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(100), at(200), at(300));
+		assertThat(this.renewer.size()).isOne();
 		assertThat(this.lost).hasValue(0);
 	}
 
 	@Test
-	void leaseHeldLongerThanTheMaximumHoldTimeIsNoLongerRenewed() {
-		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMillis(250), this.scheduler)) {
-			renewer.register("k", "owner", Duration.ofMillis(150), this.lost::incrementAndGet);
+	void leaseHeldLongerThanTheMaximumHoldTimeIsReportedLostOnceAndNoLongerRenewed() {
+		List<Instant> lostAt = new CopyOnWriteArrayList<>();
+		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMillis(250), this.scheduler, Runnable::run,
+				Runnable::run)) {
+			renewer.register("k", "owner", Duration.ofMillis(150), () -> lostAt.add(this.scheduler.now()));
 			this.scheduler.advance(Duration.ofSeconds(1));
 			assertThat(this.client.renewalsOf("k")).containsExactly(at(50), at(100), at(150), at(200), at(250));
 			assertThat(renewer.size()).isZero();
-			assertThat(this.lost).hasValue(0);
+			assertThat(lostAt).containsExactly(at(300));
 		}
+	}
+
+	@Test
+	void closeReportsTheLeasesItStopsRenewingLost() {
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.renewer.close();
+		assertThat(this.lost).hasValue(1);
+	}
+
+	@Test
+	void leaseWhoseRenewalHangsIsReportedLostAtItsExpiryAndALateSuccessDoesNotRenewIt() {
+		this.client.hanging.add("k");
+		LeaseRenewer renewer = renewerWithRenewalThreads();
+		List<Instant> lostAt = new CopyOnWriteArrayList<>();
+		renewer.register("k", "owner", TTL, () -> lostAt.add(this.scheduler.now()));
+		this.scheduler.advance(Duration.ofMillis(100));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.hangingCalls.get() == 1);
+		this.scheduler.advance(Duration.ofMillis(199));
+		assertThat(lostAt).isEmpty();
+		this.scheduler.advance(Duration.ofMillis(1));
+		assertThat(lostAt).containsExactly(T0.plus(TTL));
+		assertThat(renewer.size()).isZero();
+		// The call returns "renewed" after all: too late, the holder was told already.
+		this.client.unhang.countDown();
+		this.renewalThreads.settle(1);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(lostAt).hasSize(1);
+		assertThat(this.client.attempts).as("no second renewal while the first was under way").containsExactly(at(100));
+		assertThat(renewer.size()).isZero();
+	}
+
+	@Test
+	void renewalHangingForOneBatchDoesNotStallTheNextTick() {
+		this.client.hanging.add("hung");
+		LeaseRenewer renewer = renewerWithRenewalThreads();
+		List<Instant> lostAt = new CopyOnWriteArrayList<>();
+		renewer.register("hung", "owner", TTL, () -> lostAt.add(this.scheduler.now()));
+		this.scheduler.advance(Duration.ofMillis(50));
+		renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(50));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.hangingCalls.get() == 1);
+		this.scheduler.advance(Duration.ofMillis(50));
+		this.renewalThreads.settle(1);
+		this.scheduler.advance(Duration.ofMillis(100));
+		this.renewalThreads.settle(2);
+		this.scheduler.advance(Duration.ofMillis(50));
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(150), at(250));
+		assertThat(lostAt).containsExactly(at(300));
+		assertThat(this.lost).hasValue(0);
+		assertThat(renewer.size()).isOne();
+	}
+
+	@Test
+	void lostCallbackThatBlocksDoesNotDelayTheNextRenewal() throws Exception {
+		ExecutorService listenerThread = Executors.newSingleThreadExecutor();
+		CountDownLatch unblock = new CountDownLatch(1);
+		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofHours(1), this.scheduler, Runnable::run,
+				listenerThread)) {
+			this.client.gone.add("gone");
+			renewer.register("gone", "owner", TTL, () -> {
+				try {
+					unblock.await(5, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				this.lost.incrementAndGet();
+			});
+			renewer.register("k", "owner", TTL, () -> {
+			});
+			assertTimeoutPreemptively(Duration.ofSeconds(2), () -> this.scheduler.advance(Duration.ofMillis(300)));
+			assertThat(this.client.renewalsOf("k")).containsExactly(at(100), at(200), at(300));
+			assertThat(this.lost).as("the callback is still blocked").hasValue(0);
+		}
+		finally {
+			unblock.countDown();
+			listenerThread.shutdown();
+		}
+		assertThat(listenerThread.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.lost).hasValue(1);
+	}
+
+	@Test
+	void errorThrownByRenewAllOnARenewalThreadIsRetriedLikeAnyFailedRenewal() {
+		this.client.failure = new Error("broken client");
+		this.client.failures.set(1);
+		LeaseRenewer renewer = renewerWithRenewalThreads();
+		renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(100));
+		this.renewalThreads.settle(1);
+		this.scheduler.advance(Duration.ofMillis(25));
+		this.renewalThreads.settle(2);
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(125));
+		assertThat(this.lost).hasValue(0);
+		assertThat(renewer.size()).isOne();
+	}
+
+	@Test
+	void registrationWhoseTickIsRejectedFailsAndLeavesNoLeaseBehind() {
+		this.scheduler.reject(true);
+		assertThatExceptionOfType(TaskRejectedException.class)
+			.isThrownBy(() -> this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet));
+		assertThat(this.renewer.size()).isZero();
+		this.scheduler.reject(false);
+		this.renewer.register("k2", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.client.renewalsOf("k")).isEmpty();
+		assertThat(this.client.renewalsOf("k2")).hasSize(10);
+		assertThat(this.lost).hasValue(0);
+	}
+
+	@Test
+	void tickWhoseNextRunIsRejectedIsScheduledAgainByTheNextRegistration() {
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.reject(true);
+		this.scheduler.advance(Duration.ofMillis(100));
+		assertThat(this.scheduler.pendingTasks()).isZero();
+		this.scheduler.reject(false);
+		this.scheduler.advance(Duration.ofMillis(50));
+		this.renewer.register("k2", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(100));
+		// Renewed with k2's batch, within k's slack.
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(100), at(250));
+		assertThat(this.client.renewalsOf("k2")).containsExactly(at(250));
 	}
 
 	@Test
@@ -327,12 +475,23 @@ class LeaseRenewerTests {
 	}
 
 	@Test
-	void defaultSchedulerRenewsOnOneDaemonThreadNamedForTheRenewer() {
+	void defaultRenewerTicksCallsTheStoreAndRunsCallbacksOnDaemonThreadsOfTheirOwn() {
 		CountingClient client = new CountingClient(Clock.systemUTC());
+		client.gone.add("gone");
+		List<Thread> callbackThreads = new CopyOnWriteArrayList<>();
 		try (LeaseRenewer renewer = new LeaseRenewer(client, Duration.ofHours(1))) {
 			renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+			renewer.register("gone", "owner", TTL, () -> callbackThreads.add(Thread.currentThread()));
 			await().atMost(Duration.ofSeconds(5)).until(() -> client.renewalsOf("k").size() >= 2);
 			assertThat(client.threads).singleElement().satisfies((thread) -> {
+				assertThat(thread.getName()).isEqualTo("distlock-lease-renewal-1");
+				assertThat(thread.isDaemon()).isTrue();
+			});
+			assertThat(callbackThreads).singleElement().satisfies((thread) -> {
+				assertThat(thread.getName()).startsWith("distlock-lock-lost-");
+				assertThat(thread.isDaemon()).isTrue();
+			});
+			assertThat(Thread.getAllStackTraces().keySet()).anySatisfy((thread) -> {
 				assertThat(thread.getName()).isEqualTo("distlock-lease-renewer");
 				assertThat(thread.isDaemon()).isTrue();
 			});
@@ -340,13 +499,55 @@ class LeaseRenewerTests {
 		}
 	}
 
+	private LeaseRenewer renewerWithRenewalThreads() {
+		this.renewer.close();
+		LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofHours(1), this.scheduler, this.renewalThreads,
+				Runnable::run);
+		this.closeLater.add(renewer);
+		return renewer;
+	}
+
 	private static Instant at(long millis) {
 		return T0.plusMillis(millis);
 	}
 
 	/**
-	 * A {@link LockClient} that only renews: it records when it was asked, can fail, and
-	 * can report locks gone.
+	 * Runs renewal calls on threads of their own, as the renewer's default does, and lets
+	 * a test wait for them to finish.
+	 */
+	private final class RenewalThreads implements Executor {
+
+		final ExecutorService pool = Executors.newCachedThreadPool();
+
+		private final AtomicInteger finished = new AtomicInteger();
+
+		@Override
+		public void execute(Runnable task) {
+			this.pool.execute(() -> {
+				try {
+					task.run();
+				}
+				finally {
+					this.finished.incrementAndGet();
+				}
+			});
+		}
+
+		/**
+		 * Wait until the given number of calls finished, then run the ticks they asked
+		 * for, without moving the clock.
+		 * @param calls how many calls in all
+		 */
+		void settle(int calls) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.finished.get() >= calls);
+			LeaseRenewerTests.this.scheduler.advance(Duration.ZERO);
+		}
+
+	}
+
+	/**
+	 * A {@link LockClient} that only renews: it records when it was asked, can fail, can
+	 * report locks gone, and can hang.
 	 */
 	static final class CountingClient implements LockClient {
 
@@ -361,6 +562,12 @@ class LeaseRenewerTests {
 		final Set<String> gone = ConcurrentHashMap.newKeySet();
 
 		final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+
+		final Set<String> hanging = ConcurrentHashMap.newKeySet();
+
+		final AtomicInteger hangingCalls = new AtomicInteger();
+
+		final CountDownLatch unhang = new CountDownLatch(1);
 
 		private final Map<String, List<Instant>> renewals = new ConcurrentHashMap<>();
 
@@ -379,6 +586,16 @@ class LeaseRenewerTests {
 			Instant now = this.clock.instant();
 			this.threads.add(Thread.currentThread());
 			this.attempts.add(now);
+			if (renewals.stream().anyMatch((renewal) -> this.hanging.contains(renewal.key()))) {
+				// As a call to a frozen Redis: answers, "renewed", only when let go.
+				this.hangingCalls.incrementAndGet();
+				try {
+					this.unhang.await(2, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
 			if (this.failures.getAndDecrement() > 0) {
 				if (this.failure instanceof Error error) {
 					throw error;

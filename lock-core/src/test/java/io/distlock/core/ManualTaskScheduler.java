@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.Trigger;
 import org.springframework.util.Assert;
@@ -36,7 +37,7 @@ import org.springframework.util.Assert;
 /**
  * A {@link TaskScheduler} on a clock that only moves when told to: {@link #advance} runs,
  * on the calling thread and in order, the one-shot tasks that became due, with the clock
- * set to each task's instant.
+ * set to each task's instant. It can be told to {@link #reject reject} tasks.
  */
 final class ManualTaskScheduler implements TaskScheduler {
 
@@ -45,9 +46,14 @@ final class ManualTaskScheduler implements TaskScheduler {
 	private final PriorityQueue<ManualFuture> tasks = new PriorityQueue<>(
 			Comparator.comparing((ManualFuture task) -> task.at).thenComparingLong((task) -> task.sequence));
 
+	// Held while advancing, so that one advance runs at a time.
+	private final Object advancing = new Object();
+
 	private volatile Instant now;
 
 	private long sequence;
+
+	private boolean rejecting;
 
 	ManualTaskScheduler(Instant start) {
 		this.now = start;
@@ -66,20 +72,28 @@ final class ManualTaskScheduler implements TaskScheduler {
 	 * Move the clock forward, running every task due by then.
 	 * @param duration how far to move it
 	 */
-	synchronized void advance(Duration duration) {
-		Instant until = this.now.plus(duration);
-		ManualFuture next;
-		while ((next = this.tasks.peek()) != null && !next.at.isAfter(until)) {
-			this.tasks.poll();
-			if (next.isCancelled()) {
-				continue;
+	void advance(Duration duration) {
+		synchronized (this.advancing) {
+			Instant until = this.now.plus(duration);
+			ManualFuture next;
+			while ((next = pollDue(until)) != null) {
+				if (next.isCancelled()) {
+					continue;
+				}
+				if (next.at.isAfter(this.now)) {
+					this.now = next.at;
+				}
+				// Run without holding the queue, as a real scheduler does: the task, or
+				// another thread meanwhile, may schedule more.
+				next.run();
 			}
-			if (next.at.isAfter(this.now)) {
-				this.now = next.at;
-			}
-			next.run();
+			this.now = until;
 		}
-		this.now = until;
+	}
+
+	private synchronized @Nullable ManualFuture pollDue(Instant until) {
+		ManualFuture next = this.tasks.peek();
+		return (next != null && !next.at.isAfter(until)) ? this.tasks.poll() : null;
 	}
 
 	/**
@@ -90,8 +104,20 @@ final class ManualTaskScheduler implements TaskScheduler {
 		return this.tasks.stream().filter((task) -> !task.isCancelled()).count();
 	}
 
+	/**
+	 * Reject tasks from now on, as a scheduler that is shutting down or full does, or
+	 * accept them again.
+	 * @param rejecting whether to reject tasks
+	 */
+	synchronized void reject(boolean rejecting) {
+		this.rejecting = rejecting;
+	}
+
 	@Override
 	public synchronized ScheduledFuture<?> schedule(Runnable task, Instant startTime) {
+		if (this.rejecting) {
+			throw new TaskRejectedException("Rejected by the test");
+		}
 		ManualFuture future = new ManualFuture(task, startTime, this.sequence++);
 		this.tasks.add(future);
 		return future;

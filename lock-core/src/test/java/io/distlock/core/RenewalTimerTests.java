@@ -24,7 +24,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.core.task.TaskRejectedException;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link RenewalTimer}, on a {@link ManualTaskScheduler}.
@@ -67,6 +70,33 @@ class RenewalTimerTests {
 		timer.runNoLaterThan(T0.plusMillis(20));
 		this.scheduler.advance(Duration.ofSeconds(1));
 		assertThat(this.runs).containsExactly(T0.plusMillis(10));
+	}
+
+	@Test
+	void runAskedForSoonerButRejectedLeavesThePendingOneInPlace() {
+		RenewalTimer timer = new RenewalTimer(this.scheduler, this::record);
+		timer.runNoLaterThan(T0.plusMillis(100));
+		this.scheduler.reject(true);
+		assertThatExceptionOfType(TaskRejectedException.class)
+			.isThrownBy(() -> timer.runNoLaterThan(T0.plusMillis(50)));
+		this.scheduler.reject(false);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.runs).containsExactly(T0.plusMillis(100));
+	}
+
+	@Test
+	void runWhoseSuccessorIsRejectedIsFollowedByTheNextOneAskedFor() {
+		RenewalTimer timer = new RenewalTimer(this.scheduler, () -> {
+			this.runs.add(this.scheduler.now());
+			return this.scheduler.now().plusMillis(30);
+		});
+		timer.runNoLaterThan(T0.plusMillis(10));
+		this.scheduler.reject(true);
+		this.scheduler.advance(Duration.ofMillis(100));
+		this.scheduler.reject(false);
+		timer.runNoLaterThan(T0.plusMillis(150));
+		this.scheduler.advance(Duration.ofMillis(100));
+		assertThat(this.runs).containsExactly(T0.plusMillis(10), T0.plusMillis(150), T0.plusMillis(180));
 	}
 
 	@Test

@@ -17,14 +17,17 @@
 package io.distlock.metrics;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.redis.RedisLockClient;
@@ -34,6 +37,9 @@ import io.distlock.test.RedisConnections;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Integration tests for {@link MicrometerLockListener} on a real redis-server.
@@ -75,6 +81,44 @@ class MicrometerLockListenerIntegrationTests {
 		assertThat(this.registry.get("distlock.lock.active").gauge().value()).isZero();
 		assertThat(this.registry.getMeters()).allSatisfy(
 				(meter) -> assertThat(meter.getId().getTags()).noneMatch((tag) -> tag.getValue().contains("order")));
+	}
+
+	@Test
+	void everyAcquisitionEndsOnceWhetherReleasedLostOrFailingToRelease() {
+		assumeThat(redis.endpoint().isControllable()).isTrue();
+		List<LockHandle> released = acquire("released", 3);
+		List<LockHandle> lost = acquire("lost", 2);
+		List<LockHandle> failing = acquire("failing", 2);
+		assertThat(this.registry.get("distlock.lock.active").gauge().value()).isEqualTo(7);
+		lost.forEach((handle) -> redis.endpoint().command("DEL", "lock:" + handle.key()));
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.registry.get("distlock.lock.lost").counter().count() == lost.size());
+		released.forEach(LockHandle::close);
+		lost.forEach(LockHandle::close);
+		redis.endpoint().stop();
+		for (LockHandle handle : failing) {
+			assertThatExceptionOfType(LockBackendException.class).isThrownBy(handle::close);
+		}
+		assertThat(this.registry.get("distlock.lock.active").gauge().value()).isZero();
+		assertThat(this.registry.get("distlock.lock.held").timers()).map(Timer::count)
+			.as("held timer counts, by result")
+			.containsExactlyInAnyOrder(3L, 2L, 2L);
+		// Closing again ends nothing twice.
+		lost.forEach(LockHandle::close);
+		failing.forEach(LockHandle::close);
+		assertThat(this.registry.get("distlock.lock.active").gauge().value()).isZero();
+		assertThat(this.registry.get("distlock.lock.held").timers().stream().mapToLong(Timer::count).sum())
+			.isEqualTo(7);
+	}
+
+	private List<LockHandle> acquire(String prefix, int count) {
+		List<LockHandle> handles = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			// Renewed every 300ms, soon enough to find the removed keys gone; with a
+			// shorter ttl, the first renewals in a JVM just started could come too late.
+			handles.add(this.template.tryAcquire(prefix + i, Duration.ofMillis(900), Duration.ZERO).orElseThrow());
+		}
+		return handles;
 	}
 
 }
