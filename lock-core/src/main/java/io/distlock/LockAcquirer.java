@@ -17,6 +17,11 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -55,6 +60,11 @@ final class LockAcquirer {
 
 	private static final Log logger = LogFactory.getLog(LockAcquirer.class);
 
+	// Gives back what failed attempts may have taken, so that their callers get their
+	// failure at once instead of one more command timeout later. One thread: the calls
+	// are few (one per failed attempt) and each is bounded by the command timeout.
+	private static final Executor GIVE_BACK = giveBackExecutor();
+
 	private final LockClient client;
 
 	private final @Nullable FairLockClient fairClient;
@@ -63,18 +73,29 @@ final class LockAcquirer {
 
 	private final Duration queueTimeout;
 
+	private final Executor giveBack;
+
 	/**
 	 * Create an acquirer over the given store, parking callers with the given waiter.
 	 * @param client the lock store
 	 * @param waiter the waiter that release notifications signal
 	 */
 	LockAcquirer(LockClient client, LockWaiter waiter) {
+		this(client, waiter, GIVE_BACK);
+	}
+
+	/**
+	 * Create an acquirer that gives back what failed attempts may have taken on the given
+	 * executor.
+	 */
+	LockAcquirer(LockClient client, LockWaiter waiter, Executor giveBack) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(waiter, "'waiter' must not be null");
 		this.client = client;
 		this.fairClient = (client instanceof FairLockClient fair) ? fair : null;
 		this.waiter = waiter;
 		this.queueTimeout = waiter.getMaxBackoff().plus(QUEUE_MARGIN);
+		this.giveBack = giveBack;
 	}
 
 	/**
@@ -161,16 +182,36 @@ final class LockAcquirer {
 	 * release is owner-checked, so it never frees another owner's lock, and it follows
 	 * the attempt on the same connection, so Redis runs it after the attempt.
 	 * <p>
-	 * Called with the interrupt flag cleared, since the Redis client abandons calls made
-	 * while it is set; a failure of the release is added to the attempt's failure.
+	 * It runs on a thread of its own, which no interrupt reaches (the Redis client
+	 * abandons calls made while the flag is set), and the caller does not wait for it: on
+	 * a Redis that stopped answering it would take one more command timeout. A release
+	 * that fails is logged; the lock then expires after its ttl.
 	 */
 	private void giveBack(String key, String ownerToken, RuntimeException failure) {
 		try {
-			this.client.release(key, ownerToken);
+			this.giveBack.execute(() -> {
+				try {
+					this.client.release(key, ownerToken);
+				}
+				catch (RuntimeException ex) {
+					logger.debug("Could not give back lock '" + key + "' after a failed attempt (" + failure
+							+ "); it expires after its ttl", ex);
+				}
+			});
 		}
-		catch (RuntimeException ex) {
-			failure.addSuppressed(ex);
+		catch (RejectedExecutionException ex) {
+			logger.debug("Too many failed attempts to give back lock '" + key + "'; it expires after its ttl", ex);
 		}
+	}
+
+	private static Executor giveBackExecutor() {
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+				new LinkedBlockingQueue<>(10_000), (task) -> {
+					Thread thread = new Thread(task, "distlock-give-back");
+					thread.setDaemon(true);
+					return thread;
+				});
+		return executor;
 	}
 
 	private void leaveQueue(String key, String ownerToken) {
