@@ -70,7 +70,8 @@ public class DistLockProperties {
 
 	/**
 	 * Longest time a lock's lease is renewed. A lock held longer, such as a handle that
-	 * was never closed, stops being renewed (with a warning) and expires after its ttl.
+	 * was never closed, stops being renewed (with a warning), is reported lost and
+	 * expires after its ttl.
 	 */
 	private Duration maxHold = Duration.ofHours(1);
 
