@@ -25,11 +25,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -37,7 +32,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.Assert;
 
@@ -72,12 +66,6 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LeaseRenewer.class);
 
-	private static final String THREAD_NAME = "distlock-lease-renewer";
-
-	private static final int MAX_CALL_THREADS = 4;
-
-	private static final int LISTENER_THREADS = 2;
-
 	private final Clock clock;
 
 	private final @Nullable ThreadPoolTaskScheduler ownScheduler;
@@ -101,7 +89,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * @param maxHold how long a lock is renewed at most
 	 */
 	public LeaseRenewer(LockClient client, Duration maxHold) {
-		this(client, maxHold, defaultScheduler(), true, null, null);
+		this(client, maxHold, RenewerExecutors.defaultScheduler(), true, null, null);
 	}
 
 	/**
@@ -140,8 +128,8 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		}
 		this.clock = scheduler.getClock();
 		this.tick = new RenewalTick(client, this.clock, new LeaseStopPolicy(maxHold), this.leases,
-				(calls != null) ? calls : own(callExecutor()),
-				(listeners != null) ? listeners : own(listenerExecutor()), this::wakeUp);
+				(calls != null) ? calls : own(RenewerExecutors.callExecutor()),
+				(listeners != null) ? listeners : own(RenewerExecutors.listenerExecutor()), this::wakeUp);
 		this.timer = new RenewalTimer(scheduler, this.tick::run);
 	}
 
@@ -299,49 +287,6 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 
 	private void assertOpen(String key) {
 		Assert.state(!this.closed, () -> "Cannot renew lock '" + key + "': the lease renewer was closed");
-	}
-
-	private static ThreadPoolTaskScheduler defaultScheduler() {
-		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-		scheduler.setThreadFactory((task) -> {
-			Thread thread = new Thread(task, THREAD_NAME);
-			thread.setDaemon(true);
-			return thread;
-		});
-		scheduler.setClock(new MonotonicClock());
-		// Rescheduling cancels ticks: drop them from the queue rather than let them pile
-		// up.
-		scheduler.setRemoveOnCancelPolicy(true);
-		// On close, let a running tick finish but drop the pending one.
-		scheduler.setWaitForTasksToCompleteOnShutdown(true);
-		scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-		return scheduler;
-	}
-
-	private static ExecutorService callExecutor() {
-		// One thread while the store answers. More only while calls wait for their
-		// command timeout, so that the next batch need not wait too; beyond that, a
-		// batch is retried later (its leases being reported lost if they run out) rather
-		// than queued behind calls that hang.
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(1, MAX_CALL_THREADS, 30, TimeUnit.SECONDS,
-				new SynchronousQueue<>(), daemonThreads("distlock-lease-renewal-"));
-		executor.allowCoreThreadTimeOut(true);
-		return executor;
-	}
-
-	private static ExecutorService listenerExecutor() {
-		// Callbacks are the application's code: two threads, so that one blocking
-		// callback does not hold up every other report.
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(LISTENER_THREADS, LISTENER_THREADS, 30, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), daemonThreads("distlock-lock-lost-"));
-		executor.allowCoreThreadTimeOut(true);
-		return executor;
-	}
-
-	private static ThreadFactory daemonThreads(String prefix) {
-		CustomizableThreadFactory threadFactory = new CustomizableThreadFactory(prefix);
-		threadFactory.setDaemon(true);
-		return threadFactory;
 	}
 
 }

@@ -119,28 +119,12 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 		}
 		for (int i = 0; i < resource.length(); i++) {
 			if (Character.isISOControl(resource.charAt(i))) {
-				throw new IllegalArgumentException("Lock resource '" + escape(resource)
-						+ "' must not contain control characters, which the lock's Redis names reserve");
+				// The resource itself is not shown: it holds the control character.
+				throw new IllegalArgumentException(
+						String.format("Lock resource must not contain control characters, which the lock's Redis names "
+								+ "reserve, but has U+%04X at index %d", (int) resource.charAt(i), i));
 			}
 		}
-	}
-
-	/**
-	 * Return the string with its control characters written as Java unicode escapes, so
-	 * that it reads well in an error message.
-	 */
-	private static String escape(String value) {
-		StringBuilder escaped = new StringBuilder(value.length() + 8);
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			if (Character.isISOControl(c)) {
-				escaped.append(String.format("\\u%04x", (int) c));
-			}
-			else {
-				escaped.append(c);
-			}
-		}
-		return escaped.toString();
 	}
 
 	/**

@@ -41,6 +41,8 @@ class KillClientIntegrationTests {
 			.ttl(TTL)
 			.duration(Duration.ofSeconds(5))
 			.faults((context) -> {
+				// What the last round killed: in soak mode the plan runs once per round.
+				held.clear();
 				context.sleepUntil(Duration.ofMillis(1200 + context.random().nextInt(400)));
 				held.addAll(context.killHolder(0));
 				context.measure("victim-held", held);

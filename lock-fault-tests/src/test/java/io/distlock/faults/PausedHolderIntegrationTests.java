@@ -44,6 +44,8 @@ class PausedHolderIntegrationTests {
 			.ttl(TTL)
 			.duration(Duration.ofSeconds(8))
 			.faults((context) -> {
+				// What the last round froze: in soak mode the plan runs once per round.
+				frozenWhileHolding.clear();
 				Duration pause = TTL.multipliedBy(5).dividedBy(2);
 				context.sleepUntil(Duration.ofMillis(900 + context.random().nextInt(300)));
 				frozenWhileHolding.add(context.freezeHolder(0, pause));
