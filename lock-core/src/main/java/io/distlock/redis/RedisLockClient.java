@@ -171,9 +171,9 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
+		String lockKey = RedisLockKeys.lockKey(key);
 		Long renewed = call(key, "renew",
-				() -> this.redis.execute(LockScripts.RENEW, List.of(keys.lock()), ownerToken, millis(ttl)));
+				() -> this.redis.execute(LockScripts.RENEW, List.of(lockKey), ownerToken, millis(ttl)));
 		return reply(renewed, "renew") == 1L;
 	}
 
@@ -194,18 +194,20 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 		if (renewals.isEmpty()) {
 			return renewed;
 		}
-		for (List<Integer> batch : batches(renewals)) {
-			renewBatch(renewals, batch, renewed);
+		List<String> lockKeys = new ArrayList<>(renewals.size());
+		renewals.forEach((renewal) -> lockKeys.add(RedisLockKeys.lockKey(renewal.key())));
+		for (List<Integer> batch : batches(lockKeys)) {
+			renewBatch(renewals, lockKeys, batch, renewed);
 		}
 		return renewed;
 	}
 
-	private void renewBatch(List<Renewal> renewals, List<Integer> batch, boolean[] renewed) {
+	private void renewBatch(List<Renewal> renewals, List<String> lockKeys, List<Integer> batch, boolean[] renewed) {
 		List<String> keys = new ArrayList<>(batch.size());
 		String[] args = new String[batch.size() * 2];
 		for (int i = 0; i < batch.size(); i++) {
 			Renewal renewal = renewals.get(batch.get(i));
-			keys.add(RedisLockKeys.of(renewal.key()).lock());
+			keys.add(lockKeys.get(batch.get(i)));
 			args[i] = renewal.ownerToken();
 			args[batch.size() + i] = millis(renewal.ttl());
 		}
@@ -221,14 +223,14 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	}
 
 	/**
-	 * Split the renewals, by their index, into the batches sent in one script call each.
+	 * Split the renewals' lock keys, by their index, into the batches sent in one script
+	 * call each.
 	 */
-	private List<List<Integer>> batches(List<Renewal> renewals) {
+	private List<List<Integer>> batches(List<String> lockKeys) {
 		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
 		boolean cluster = isCluster();
-		for (int i = 0; i < renewals.size(); i++) {
-			int slot = cluster
-					? ClusterSlotHashUtil.calculateSlot(bytes(RedisLockKeys.of(renewals.get(i).key()).lock())) : 0;
+		for (int i = 0; i < lockKeys.size(); i++) {
+			int slot = cluster ? ClusterSlotHashUtil.calculateSlot(bytes(lockKeys.get(i))) : 0;
 			bySlot.computeIfAbsent(slot, (key) -> new ArrayList<>()).add(i);
 		}
 		List<List<Integer>> batches = new ArrayList<>();
@@ -262,7 +264,7 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 
 	@Override
 	public boolean isHeld(String key, String ownerToken) {
-		String lockKey = RedisLockKeys.of(key).lock();
+		String lockKey = RedisLockKeys.lockKey(key);
 		return ownerToken.equals(call(key, "check", () -> this.redis.opsForValue().get(lockKey)));
 	}
 

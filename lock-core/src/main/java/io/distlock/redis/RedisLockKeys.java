@@ -93,6 +93,19 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 				derived(tag, "queue-timeouts", resource), CHANNEL_PREFIX + tag + SEPARATOR + resource);
 	}
 
+	/**
+	 * Return the lock key of the given resource alone, without deriving the other names:
+	 * for the calls that touch only the lock key (renewal, the holder check).
+	 * @param resource the lock resource
+	 * @return the lock key, which is the resource itself
+	 * @throws IllegalArgumentException if the resource is empty or holds a control
+	 * character
+	 */
+	static String lockKey(String resource) {
+		validate(resource);
+		return resource;
+	}
+
 	private static String derived(String tag, String type, String resource) {
 		return tag + SEPARATOR + type + SEPARATOR + resource;
 	}
