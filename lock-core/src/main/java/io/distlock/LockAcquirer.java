@@ -124,6 +124,8 @@ final class LockAcquirer {
 	 * @param fair whether to take the lock in arrival order
 	 * @return the last attempt: {@link AcquireResult.Acquired}, or the
 	 * {@link AcquireResult.Busy} of the attempt made at the deadline
+	 * @throws LockBackendException if the last attempt was
+	 * {@link AcquireResult.NotConfirmed}
 	 * @throws InterruptedException if the thread was interrupted while waiting; its
 	 * interrupt flag is then cleared, as usual
 	 * @throws IllegalArgumentException if fair but the store has no fair mode
@@ -134,18 +136,18 @@ final class LockAcquirer {
 				() -> "Lock '" + key + "' was requested fair, but the lock store " + this.client.getClass().getName()
 						+ " cannot take locks in arrival order (it is no FairLockClient)");
 		if (waitTime.isZero()) {
-			return attempt(key, ownerToken, ttl, fair, Duration.ZERO);
+			return confirmed(key, attempt(key, ownerToken, ttl, fair, Duration.ZERO));
 		}
 		long deadline = System.nanoTime() + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
 		Attempt attempt = null;
 		// Registered before the first attempt, so a release right after it is not missed.
-		try (LockWaiter.Waiter waiting = this.waiter.register(fair ? ownerToken : key)) {
+		try (LockWaiter.Waiter waiting = this.waiter.register(fair ? ownerToken : key, key)) {
 			attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
-			while (attempt.result() instanceof AcquireResult.Busy busy && deadline - System.nanoTime() > 0) {
-				waiting.await(busyNanos(busy), deadline);
+			while (!(attempt.result() instanceof AcquireResult.Acquired) && deadline - System.nanoTime() > 0) {
+				waiting.await(retryNanos(attempt.result()), deadline);
 				attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
 			}
-			return attempt;
+			return confirmed(key, attempt);
 		}
 		finally {
 			if (fair && (attempt == null || !(attempt.result() instanceof AcquireResult.Acquired))) {
@@ -237,9 +239,26 @@ final class LockAcquirer {
 		return this.fairClient;
 	}
 
-	private static long busyNanos(AcquireResult.Busy busy) {
-		Duration remaining = busy.remainingTtl();
+	/**
+	 * How long the holder may keep the lock at most, or -1 when unknown: then the waiter
+	 * backs off.
+	 */
+	private static long retryNanos(AcquireResult result) {
+		Duration remaining = (result instanceof AcquireResult.Busy busy) ? busy.remainingTtl() : null;
 		return (remaining != null) ? remaining.toNanos() : -1;
+	}
+
+	/**
+	 * An attempt that was never confirmed, up to the last, is a backend failure, not a
+	 * busy lock: the lock was free, the store just could not make it safe.
+	 */
+	private static Attempt confirmed(String key, Attempt attempt) {
+		if (attempt.result() instanceof AcquireResult.NotConfirmed notConfirmed) {
+			throw new LockBackendException(key,
+					"Lock '" + key + "' was taken but not confirmed, so it was given back: " + notConfirmed.reason(),
+					null);
+		}
+		return attempt;
 	}
 
 	/**

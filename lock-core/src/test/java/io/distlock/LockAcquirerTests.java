@@ -89,6 +89,27 @@ class LockAcquirerTests {
 	}
 
 	@Test
+	void notConfirmedAttemptIsTriedAgainWithinTheWaitTime() throws Exception {
+		this.client
+			.answer(() -> (this.client.calls.size() == 1) ? new AcquireResult.NotConfirmed("no replica") : ACQUIRED);
+		LockAcquirer acquirer = new LockAcquirer(this.client, new LockWaiter(Duration.ofMillis(20)), Runnable::run);
+		assertThat(acquirer.acquire("k", "owner", TTL, Duration.ofMinutes(1), false).result()).isEqualTo(ACQUIRED);
+		assertThat(this.client.calls).containsExactly("k owner", "k owner");
+	}
+
+	@Test
+	void attemptNotConfirmedUntilTheWaitTimeFailsAsABackendFailureNamingWhy() {
+		this.client.answer(() -> new AcquireResult.NotConfirmed("acknowledged by 0 of 1 replica(s) within 100ms"));
+		LockAcquirer acquirer = new LockAcquirer(this.client, new LockWaiter(Duration.ofMillis(20)), Runnable::run);
+		assertThatExceptionOfType(LockBackendException.class)
+			.isThrownBy(() -> acquirer.acquire("k", "owner", TTL, Duration.ofMillis(100), false))
+			.withMessage("Lock 'k' was taken but not confirmed, so it was given back: "
+					+ "acknowledged by 0 of 1 replica(s) within 100ms");
+		assertThatExceptionOfType(LockBackendException.class)
+			.isThrownBy(() -> acquirer.acquire("k", "owner", TTL, Duration.ZERO, false));
+	}
+
+	@Test
 	void waitTimeBeyondAnyDeadlineIsWaitedForLikeAnyOther() throws Exception {
 		this.client
 			.answer(() -> this.client.calls.size() == 1 ? new AcquireResult.Busy(Duration.ofMillis(10)) : ACQUIRED);

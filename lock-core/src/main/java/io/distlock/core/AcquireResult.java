@@ -19,8 +19,8 @@ package io.distlock.core;
 import java.time.Duration;
 
 /**
- * The answer of one acquire attempt: either the lock with its fencing token, or busy with
- * the holder's remaining lease.
+ * The answer of one acquire attempt: the lock with its fencing token, busy with the
+ * holder's remaining lease, or not confirmed by the store (and not held).
  *
  * @see LockClient#tryAcquire(String, String, Duration)
  */
@@ -42,6 +42,18 @@ public sealed interface AcquireResult {
 	 * has no expiry (set by something other than distlock)
 	 */
 	record Busy(@org.jspecify.annotations.Nullable Duration remainingTtl) implements AcquireResult {
+
+	}
+
+	/**
+	 * The lock was free and taken, but the store could not make the acquisition as
+	 * durable as configured (too few replicas acknowledged it in time, say), so it gave
+	 * the lock back. Worth another attempt; the caller is not the holder.
+	 *
+	 * @param reason what was missing, for the error that a caller gets when it stops
+	 * trying, such as "acknowledged by 0 of 1 replicas within 100ms"
+	 */
+	record NotConfirmed(String reason) implements AcquireResult {
 
 	}
 

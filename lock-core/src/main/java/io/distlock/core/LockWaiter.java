@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 
 /**
@@ -49,6 +51,10 @@ public final class LockWaiter {
 	private final long maxBackoffNanos;
 
 	private final ConcurrentHashMap<String, Queue<Waiter>> waiters = new ConcurrentHashMap<>();
+
+	private final ConcurrentHashMap<String, Queue<Waiter>> byResource = new ConcurrentHashMap<>();
+
+	private volatile @Nullable Interest interest;
 
 	/**
 	 * Create a waiter whose fallback backoff starts at 10ms and doubles up to the given
@@ -84,6 +90,16 @@ public final class LockWaiter {
 	}
 
 	/**
+	 * Tell the given interest whenever a lock resource gets its first local waiter and
+	 * when its last one leaves, such as a notifier that subscribes to each lock's release
+	 * channel only while someone here waits for it.
+	 * @param interest the interest to tell, or {@code null} for none
+	 */
+	public void setInterest(@Nullable Interest interest) {
+		this.interest = interest;
+	}
+
+	/**
 	 * Register the calling thread as a waiter for the key. Register before the acquire
 	 * attempt, so that a release between a failed attempt and the wait is not missed.
 	 * @param key what the waiter is woken for: the resource name, or a fair waiter's own
@@ -91,13 +107,69 @@ public final class LockWaiter {
 	 * @return the registration, to close when done waiting
 	 */
 	public Waiter register(String key) {
-		Waiter waiter = new Waiter(key, Thread.currentThread());
-		this.waiters.compute(key, (k, queue) -> {
+		return register(key, key);
+	}
+
+	/**
+	 * Register the calling thread as a waiter for the key of the given lock resource.
+	 * @param key what the waiter is woken for: the resource name, or a fair waiter's own
+	 * owner token
+	 * @param resource the lock resource waited for
+	 * @return the registration, to close when done waiting
+	 */
+	public Waiter register(String key, String resource) {
+		Waiter waiter = new Waiter(key, resource, Thread.currentThread());
+		add(this.waiters, key, waiter);
+		if (add(this.byResource, resource, waiter)) {
+			Interest interest = this.interest;
+			if (interest != null) {
+				interest.changed(resource);
+			}
+		}
+		return waiter;
+	}
+
+	/**
+	 * Tell whether a thread of this application waits for the given lock resource.
+	 * @param resource the lock resource
+	 * @return whether it has a local waiter
+	 */
+	public boolean isWaitedFor(String resource) {
+		return this.byResource.containsKey(resource);
+	}
+
+	/**
+	 * Wake every waiter of the given lock resource, fair ones included, for example once
+	 * a subscription to its release channel is in place and a release may have been
+	 * missed before.
+	 * @param resource the lock resource
+	 */
+	public void signalResource(String resource) {
+		Queue<Waiter> queue = this.byResource.get(resource);
+		if (queue != null) {
+			queue.forEach(Waiter::wake);
+		}
+	}
+
+	private static boolean add(ConcurrentHashMap<String, Queue<Waiter>> map, String key, Waiter waiter) {
+		boolean[] first = new boolean[1];
+		map.compute(key, (k, queue) -> {
+			first[0] = (queue == null);
 			Queue<Waiter> result = (queue != null) ? queue : new ConcurrentLinkedQueue<>();
 			result.add(waiter);
 			return result;
 		});
-		return waiter;
+		return first[0];
+	}
+
+	private static boolean remove(ConcurrentHashMap<String, Queue<Waiter>> map, String key, Waiter waiter) {
+		boolean[] last = new boolean[1];
+		map.computeIfPresent(key, (k, queue) -> {
+			queue.remove(waiter);
+			last[0] = queue.isEmpty();
+			return last[0] ? null : queue;
+		});
+		return last[0];
 	}
 
 	/**
@@ -133,10 +205,29 @@ public final class LockWaiter {
 	}
 
 	private void unregister(Waiter waiter) {
-		this.waiters.computeIfPresent(waiter.key, (k, queue) -> {
-			queue.remove(waiter);
-			return queue.isEmpty() ? null : queue;
-		});
+		remove(this.waiters, waiter.key, waiter);
+		if (remove(this.byResource, waiter.resource, waiter)) {
+			Interest interest = this.interest;
+			if (interest != null) {
+				interest.changed(waiter.resource);
+			}
+		}
+	}
+
+	/**
+	 * Told when a lock resource gets its first local waiter or loses its last one.
+	 */
+	@FunctionalInterface
+	public interface Interest {
+
+		/**
+		 * Called, on the waiting thread, when the resource got its first waiter or lost
+		 * its last; calls for one resource may arrive out of order from different
+		 * threads, so check {@link LockWaiter#isWaitedFor} for the current state.
+		 * @param resource the lock resource
+		 */
+		void changed(String resource);
+
 	}
 
 	/**
@@ -146,14 +237,17 @@ public final class LockWaiter {
 
 		private final String key;
 
+		private final String resource;
+
 		private final Thread thread;
 
 		private final AtomicBoolean woken = new AtomicBoolean();
 
 		private long backoffNanos = LockWaiter.this.initialBackoffNanos;
 
-		Waiter(String key, Thread thread) {
+		Waiter(String key, String resource, Thread thread) {
 			this.key = key;
+			this.resource = resource;
 			this.thread = thread;
 		}
 

@@ -83,6 +83,10 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 
 	private String fencingCounterRetention = String.valueOf(DEFAULT_FENCING_COUNTER_RETENTION.toMillis());
 
+	private @Nullable ReplicaAcknowledgement acknowledgement;
+
+	private String publishCommand = "PUBLISH";
+
 	/**
 	 * Create a client on the given connection factory.
 	 * @param connectionFactory the Redis connection factory
@@ -114,6 +118,34 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	}
 
 	/**
+	 * Publish releases on sharded channels ({@code SPUBLISH}, Redis 7 and later), which
+	 * only the nodes serving the lock's slot carry, instead of classic channels, which
+	 * Redis Cluster broadcasts to every node. Set it when the release notifier subscribes
+	 * with {@code SSUBSCRIBE}, as {@link ShardedReleaseNotifier} does; Redis before 7
+	 * gets classic messages all the same.
+	 * @param sharded whether to publish on sharded channels; {@code false} by default
+	 */
+	public void setShardedReleaseMessages(boolean sharded) {
+		this.publishCommand = sharded ? "SPUBLISH" : "PUBLISH";
+	}
+
+	/**
+	 * Count an acquisition or renewal as done only once the given number of replicas
+	 * acknowledged it ({@code WAIT}). An acquisition they do not acknowledge in time is
+	 * released again and answered {@link AcquireResult.NotConfirmed}; such a renewal
+	 * fails with a {@link LockBackendException}, which the renewer retries. This narrows
+	 * the window in which a failover to a replica that missed the lock loses it; it does
+	 * not close it (see the README).
+	 * @param minReplicas how many replicas must acknowledge; 0 (the default) waits for
+	 * none
+	 * @param timeout how long to wait for them
+	 */
+	public void setReplicaAcknowledgement(int minReplicas, Duration timeout) {
+		Assert.isTrue(minReplicas >= 0, "'minReplicas' must not be negative");
+		this.acknowledgement = (minReplicas > 0) ? new ReplicaAcknowledgement(minReplicas, timeout) : null;
+	}
+
+	/**
 	 * Connect to Redis and load the lock scripts ahead of the first lock, on a thread of
 	 * its own so that startup does not wait: the first acquisition otherwise pays for the
 	 * connection's handshake and for Redis learning its script while its lease is already
@@ -128,8 +160,8 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	@Override
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		AcquireResult result = acquireResult(call(key, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE,
-				List.of(keys.lock(), keys.fence()), ownerToken, millis(ttl), this.fencingCounterRetention)));
+		AcquireResult result = acquired(key, ownerToken, LockScripts.ACQUIRE, List.of(keys.lock(), keys.fence()),
+				ownerToken, millis(ttl), this.fencingCounterRetention);
 		if (result instanceof AcquireResult.Acquired) {
 			loadScriptsOnce();
 		}
@@ -139,12 +171,32 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	@Override
 	public AcquireResult tryAcquireFair(String key, String ownerToken, Duration ttl, Duration queueTimeout) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		AcquireResult result = acquireResult(call(key, "acquire",
-				() -> this.redis.execute(LockScripts.ACQUIRE_FAIR,
-						List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts()), ownerToken, millis(ttl),
-						this.fencingCounterRetention, millis(queueTimeout), keys.channel())));
+		AcquireResult result = acquired(key, ownerToken, LockScripts.ACQUIRE_FAIR,
+				List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts()), ownerToken, millis(ttl),
+				this.fencingCounterRetention, millis(queueTimeout), keys.channel(), this.publishCommand);
 		if (result instanceof AcquireResult.Acquired) {
 			loadScriptsOnce();
+		}
+		return result;
+	}
+
+	/**
+	 * Run an acquire script and, when replicas must acknowledge, give back a lock they
+	 * did not acknowledge in time.
+	 */
+	@SuppressWarnings("rawtypes")
+	private AcquireResult acquired(String key, String ownerToken, RedisScript<List> script, List<String> keys,
+			String... args) {
+		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
+		if (acknowledgement == null) {
+			return acquireResult(call(key, "acquire", () -> this.redis.execute(script, keys, (Object[]) args)));
+		}
+		ReplicaAcknowledgement.Acknowledged<List> reply = reply(
+				call(key, "acquire", () -> acknowledgement.run(this.redis, script, keys, args)), "acquire");
+		AcquireResult result = acquireResult(reply.reply());
+		if (result instanceof AcquireResult.Acquired && reply.replicas() < acknowledgement.replicas()) {
+			release(key, ownerToken);
+			return new AcquireResult.NotConfirmed(acknowledgement.shortfall(reply.replicas()));
 		}
 		return result;
 	}
@@ -152,8 +204,10 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	@Override
 	public boolean leaveQueue(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long left = call(key, "leave the queue of", () -> this.redis.execute(LockScripts.LEAVE_QUEUE,
-				List.of(keys.lock(), keys.queue(), keys.queueTimeouts()), ownerToken, keys.channel()));
+		Long left = call(key, "leave the queue of",
+				() -> this.redis.execute(LockScripts.LEAVE_QUEUE,
+						List.of(keys.lock(), keys.queue(), keys.queueTimeouts()), ownerToken, keys.channel(),
+						this.publishCommand));
 		return reply(left, "leave-queue") == 1L;
 	}
 
@@ -165,16 +219,28 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	public boolean release(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		Long released = call(key, "release", () -> this.redis.execute(LockScripts.RELEASE,
-				List.of(keys.lock(), keys.queue()), ownerToken, keys.channel(), key));
+				List.of(keys.lock(), keys.queue()), ownerToken, keys.channel(), key, this.publishCommand));
 		return reply(released, "release") == 1L;
 	}
 
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
 		String lockKey = RedisLockKeys.lockKey(key);
-		Long renewed = call(key, "renew",
-				() -> this.redis.execute(LockScripts.RENEW, List.of(lockKey), ownerToken, millis(ttl)));
-		return reply(renewed, "renew") == 1L;
+		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
+		if (acknowledgement == null) {
+			Long renewed = call(key, "renew",
+					() -> this.redis.execute(LockScripts.RENEW, List.of(lockKey), ownerToken, millis(ttl)));
+			return reply(renewed, "renew") == 1L;
+		}
+		ReplicaAcknowledgement.Acknowledged<Long> renewed = reply(call(key, "renew",
+				() -> acknowledgement.run(this.redis, LockScripts.RENEW, List.of(lockKey), ownerToken, millis(ttl))),
+				"renew");
+		boolean held = renewed.reply() == 1L;
+		if (held && renewed.replicas() < acknowledgement.replicas()) {
+			throw new LockBackendException(key,
+					"Renewal of lock '" + key + "' was " + acknowledgement.shortfall(renewed.replicas()), null);
+		}
+		return held;
 	}
 
 	/**
@@ -212,14 +278,30 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 			args[batch.size() + i] = millis(renewal.ttl());
 		}
 		String first = renewals.get(batch.get(0)).key();
-		List<?> replies = reply(
-				call(first, "renew", () -> this.redis.execute(LockScripts.RENEW_ALL, keys, (Object[]) args)),
-				"renew-all");
+		List<?> replies = renewBatch(first, keys, args);
 		Assert.state(replies.size() == batch.size(),
 				() -> "Redis answered " + replies.size() + " renewals to a batch of " + batch.size());
 		for (int i = 0; i < batch.size(); i++) {
 			renewed[batch.get(i)] = Long.valueOf(1).equals(replies.get(i));
 		}
+	}
+
+	private List<?> renewBatch(String first, List<String> keys, String[] args) {
+		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
+		if (acknowledgement == null) {
+			return reply(call(first, "renew", () -> this.redis.execute(LockScripts.RENEW_ALL, keys, (Object[]) args)),
+					"renew-all");
+		}
+		@SuppressWarnings("rawtypes")
+		ReplicaAcknowledgement.Acknowledged<List> renewed = reply(
+				call(first, "renew", () -> acknowledgement.run(this.redis, LockScripts.RENEW_ALL, keys, args)),
+				"renew-all");
+		if (renewed.replicas() < acknowledgement.replicas()) {
+			throw new LockBackendException(first,
+					"Renewal of " + keys.size() + " lock(s) was " + acknowledgement.shortfall(renewed.replicas()),
+					null);
+		}
+		return renewed.reply();
 	}
 
 	/**

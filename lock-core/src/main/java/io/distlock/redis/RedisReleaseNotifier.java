@@ -193,6 +193,11 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		catch (RuntimeException ex) {
 			// Stopped, so that the next start tries again instead of doing nothing.
 			this.container.stop();
+			if (isPermissionDenied(ex)) {
+				// Asking again will not help: the ACL rule has to change.
+				logger.warn(notificationsOff(this.waiter, ex));
+				return true;
+			}
 			if (this.failedSubscriptions++ == 0) {
 				logger.warn("Could not subscribe to lock releases, retrying in the background; until then waiting "
 						+ "callers poll with backoff: " + ex.getMessage());
@@ -202,6 +207,23 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 			}
 			return false;
 		}
+	}
+
+	static boolean isPermissionDenied(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause.getMessage() != null && cause.getMessage().contains("NOPERM")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	static String notificationsOff(LockWaiter waiter, Throwable ex) {
+		return "Lock release notifications are off: the Redis user may not subscribe to the release channels ("
+				+ ex.getMessage() + "). Locks still work, but a waiting caller only notices a release when it "
+				+ "tries again: when the holder's lease would have ended, or after its backoff of up to "
+				+ waiter.getMaxBackoff().toMillis() + "ms. Allow the channel pattern '" + RedisLockKeys.CHANNEL_PATTERN
+				+ "' in the user's ACL rule to have waiters woken on release.";
 	}
 
 	private void retrySubscription() {

@@ -14,6 +14,8 @@
 -- ARGV[4]  how long this caller's place is kept without another call, in milliseconds;
 --          0 to try once without joining the queue
 -- ARGV[5]  the release channel, to wake the waiter that became first when the lock is free
+-- ARGV[6]  PUBLISH, or SPUBLISH to publish on the sharded channel (Redis Cluster); Redis
+--          before 7 has no sharded channels and always gets PUBLISH
 --
 -- Returns {1, fencing token} when the lock was taken (fencing tokens as in acquire.lua),
 -- or {0, milliseconds}: while the lock is held, the holder's remaining lease (-1 when the
@@ -59,7 +61,8 @@ end
 -- first just now. pcall: a wake-up that cannot be published (an ACL user without
 -- permission on the channel) must not fail the acquisition; the waiter polls anyway.
 if #expired > 0 then
-  redis.pcall('PUBLISH', ARGV[5], first)
+  local publish = (ARGV[6] == 'SPUBLISH' and redis.REDIS_VERSION_NUM) and 'SPUBLISH' or 'PUBLISH'
+  redis.pcall(publish, ARGV[5], first)
 end
 local firstPlace = redis.call('ZSCORE', KEYS[4], first)
 if not firstPlace then

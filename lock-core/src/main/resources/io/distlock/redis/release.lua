@@ -6,6 +6,8 @@
 -- ARGV[1]  the owner token of the acquisition to release
 -- ARGV[2]  the release channel of this lock
 -- ARGV[3]  the lock's resource name
+-- ARGV[4]  PUBLISH, or SPUBLISH to publish on the sharded channel (Redis Cluster); Redis
+--          before 7 has no sharded channels and always gets PUBLISH
 --
 -- Publishes, on the release channel, the owner token of the first fair waiter when fair
 -- waiters queue for the lock, so that exactly that waiter is woken; otherwise the
@@ -17,14 +19,15 @@
 -- pcall: a notification that cannot be published, such as for an ACL user without
 -- permission on the channel, must not fail a release that has happened; waiters then
 -- notice the free lock on their backoff.
+local publish = (ARGV[4] == 'SPUBLISH' and redis.REDIS_VERSION_NUM) and 'SPUBLISH' or 'PUBLISH'
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   return 0
 end
 redis.call('DEL', KEYS[1])
 local first = redis.call('LINDEX', KEYS[2], 0)
 if first then
-  redis.pcall('PUBLISH', ARGV[2], first)
+  redis.pcall(publish, ARGV[2], first)
 else
-  redis.pcall('PUBLISH', ARGV[2], ARGV[3])
+  redis.pcall(publish, ARGV[2], ARGV[3])
 end
 return 1

@@ -17,7 +17,9 @@
 package io.distlock.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -57,6 +59,31 @@ class LockWaiterTests {
 		awaitParked(thread);
 		this.waiter.signal("k");
 		assertThat(parkedFor.get(5, TimeUnit.SECONDS)).isLessThan(TimeUnit.SECONDS.toNanos(5));
+	}
+
+	@Test
+	void interestIsToldWhenAResourceGetsItsFirstWaiterAndLosesItsLast() {
+		List<String> changes = new CopyOnWriteArrayList<>();
+		this.waiter.setInterest((resource) -> changes.add(resource + " " + this.waiter.isWaitedFor(resource)));
+		LockWaiter.Waiter first = this.waiter.register("lock:k");
+		LockWaiter.Waiter fair = this.waiter.register("owner-token", "lock:k");
+		first.close();
+		assertThat(changes).containsExactly("lock:k true");
+		fair.close();
+		assertThat(changes).containsExactly("lock:k true", "lock:k false");
+		assertThat(this.waiter.isWaitedFor("lock:k")).isFalse();
+	}
+
+	@Test
+	void signalResourceWakesEveryWaiterOfTheResourceFairOnesIncluded() {
+		try (LockWaiter.Waiter plain = this.waiter.register("lock:k");
+				LockWaiter.Waiter fair = this.waiter.register("owner-token", "lock:k");
+				LockWaiter.Waiter other = this.waiter.register("lock:other")) {
+			this.waiter.signalResource("lock:k");
+			assertThat(plain.wake()).isFalse();
+			assertThat(fair.wake()).isFalse();
+			assertThat(other.wake()).isTrue();
+		}
 	}
 
 	@Test

@@ -1,0 +1,167 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Runs a script and then {@code WAIT}s, on the same connection, until the given number of
+ * replicas acknowledged its writes: {@code WAIT} counts the writes of the connection it
+ * is sent on, so the two must never be split across connections.
+ *
+ * <p>
+ * On one primary (standalone or Sentinel) both go over the connection the template hands
+ * the callback: the shared connection, when Lettuce shares one, which {@code WAIT} then
+ * holds for up to the timeout while replicas lag. On Redis Cluster they go over Lettuce's
+ * connection to the primary that serves the keys' slot. Other drivers run the two
+ * commands one after the other on one primary; Redis Cluster needs Lettuce.
+ */
+final class ReplicaAcknowledgement {
+
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			ReplicaAcknowledgement.class.getClassLoader());
+
+	private final int replicas;
+
+	private final Duration timeout;
+
+	ReplicaAcknowledgement(int replicas, Duration timeout) {
+		Assert.isTrue(replicas > 0, "'replicas' must be positive");
+		Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+		this.replicas = replicas;
+		this.timeout = timeout;
+	}
+
+	int replicas() {
+		return this.replicas;
+	}
+
+	Duration timeout() {
+		return this.timeout;
+	}
+
+	/**
+	 * Run the script, then wait for the replicas.
+	 * @return the script's reply with the number of replicas that acknowledged it
+	 */
+	<T> Acknowledged<T> run(StringRedisTemplate redis, RedisScript<T> script, List<String> keys, String... args) {
+		Acknowledged<T> result = redis.execute((RedisCallback<Acknowledged<T>>) (connection) -> {
+			if (LETTUCE_PRESENT) {
+				Acknowledged<T> acknowledged = LettuceAcknowledgement.run(connection, script, keys, args, this.replicas,
+						this.timeout);
+				if (acknowledged != null) {
+					return acknowledged;
+				}
+			}
+			Assert.state(!(connection instanceof RedisClusterConnection),
+					"Waiting for replicas on Redis Cluster needs Lettuce");
+			return runOnConnection(connection, script, keys, args);
+		});
+		Assert.state(result != null, "Redis gave no reply to the acknowledged script");
+		return result;
+	}
+
+	/**
+	 * Describe a shortfall for an error message.
+	 */
+	String shortfall(long acknowledged) {
+		return "acknowledged by " + acknowledged + " of " + this.replicas + " replica(s) within "
+				+ this.timeout.toMillis() + "ms";
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> Acknowledged<T> runOnConnection(RedisConnection connection, RedisScript<T> script, List<String> keys,
+			String[] args) {
+		byte[][] keysAndArgs = keysAndArgs(keys, args);
+		ReturnType type = ReturnType.fromJavaType(script.getResultType());
+		Object reply;
+		try {
+			reply = connection.scriptingCommands().evalSha(script.getSha1(), type, keys.size(), keysAndArgs);
+		}
+		catch (DataAccessException ex) {
+			if (!isNoScript(ex)) {
+				throw ex;
+			}
+			// A primary that just took over, or restarted, does not know the script yet.
+			reply = connection.scriptingCommands()
+				.eval(bytes(script.getScriptAsString()), type, keys.size(), keysAndArgs);
+		}
+		Object acknowledged = connection.execute("WAIT", bytes(Integer.toString(this.replicas)),
+				bytes(Long.toString(this.timeout.toMillis())));
+		return new Acknowledged<>((T) reply, number(acknowledged));
+	}
+
+	static long number(@Nullable Object reply) {
+		if (reply instanceof Number number) {
+			return number.longValue();
+		}
+		if (reply instanceof byte[] text) {
+			return Long.parseLong(new String(text, StandardCharsets.UTF_8));
+		}
+		throw new IllegalStateException("Redis answered WAIT with " + reply);
+	}
+
+	static boolean isNoScript(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	static byte[][] keysAndArgs(List<String> keys, String[] args) {
+		byte[][] keysAndArgs = new byte[keys.size() + args.length][];
+		for (int i = 0; i < keys.size(); i++) {
+			keysAndArgs[i] = bytes(keys.get(i));
+		}
+		for (int i = 0; i < args.length; i++) {
+			keysAndArgs[keys.size() + i] = bytes(args[i]);
+		}
+		return keysAndArgs;
+	}
+
+	static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * A script's reply and how many replicas acknowledged its writes.
+	 *
+	 * @param <T> the reply type
+	 * @param reply the script's reply
+	 * @param replicas the number of replicas that acknowledged in time
+	 */
+	record Acknowledged<T>(T reply, long replicas) {
+
+	}
+
+}
