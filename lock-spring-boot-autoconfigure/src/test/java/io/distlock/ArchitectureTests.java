@@ -66,22 +66,24 @@ class ArchitectureTests {
 			"io.distlock.annotation.LockFailurePolicy",
 			// The store SPI and the engine parts a configuration wires
 			"io.distlock.core.AcquireResult", "io.distlock.core.AcquireResult$Acquired",
-			"io.distlock.core.AcquireResult$Busy", "io.distlock.core.FairLockClient",
-			"io.distlock.core.RaisableFencingLockClient", "io.distlock.core.LockClient", "io.distlock.core.Renewal",
-			"io.distlock.core.LeaseRenewer", "io.distlock.core.Lease", "io.distlock.core.LockWaiter",
-			"io.distlock.core.LockWaiter$Waiter",
+			"io.distlock.core.AcquireResult$Busy", "io.distlock.core.AcquireResult$NotConfirmed",
+			"io.distlock.core.FairLockClient", "io.distlock.core.RaisableFencingLockClient",
+			"io.distlock.core.LockClient", "io.distlock.core.Renewal", "io.distlock.core.LeaseRenewer",
+			"io.distlock.core.Lease", "io.distlock.core.LockWaiter", "io.distlock.core.LockWaiter$Waiter",
+			"io.distlock.core.LockWaiter$Interest",
 			// Annotation support, for configurations without Spring Boot
 			"io.distlock.interceptor.AnnotationLockOperationSource", "io.distlock.interceptor.LockAdvisor",
 			"io.distlock.interceptor.LockInterceptor", "io.distlock.interceptor.LockOperation",
 			"io.distlock.interceptor.LockOperationSource",
 			// Stores and integrations
 			"io.distlock.redis.RedisLockClient", "io.distlock.redis.RedisReleaseNotifier",
-			"io.distlock.redlock.RedlockClient", "io.distlock.redlock.RedlockNodes",
-			"io.distlock.metrics.MicrometerLockListener",
+			"io.distlock.redis.ShardedReleaseNotifier", "io.distlock.redlock.RedlockClient",
+			"io.distlock.redlock.RedlockNodes", "io.distlock.metrics.MicrometerLockListener",
 			// Spring Boot
 			"io.distlock.autoconfigure.DistLockAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockMetricsAutoConfiguration",
-			"io.distlock.autoconfigure.DistLockProperties", "io.distlock.autoconfigure.DistLockProperties$Redlock");
+			"io.distlock.autoconfigure.DistLockProperties", "io.distlock.autoconfigure.DistLockProperties$Redlock",
+			"io.distlock.autoconfigure.DistLockProperties$Replication");
 
 	@Test
 	void onlyTheAllowedTypesArePublic() {

@@ -27,6 +27,7 @@ import org.apache.commons.logging.LogFactory;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.redis.RedisLockClient;
@@ -68,6 +69,21 @@ public final class RedlockNodes implements AutoCloseable {
 	 * and at most its scheme, never a part that may hold credentials
 	 */
 	public static RedlockNodes connect(List<String> urls, Duration timeout) {
+		return connect(urls, timeout, null);
+	}
+
+	/**
+	 * Create and start a connection factory for each node URL, with the given TLS
+	 * settings for {@code rediss://} nodes.
+	 * @param urls the node URLs
+	 * @param timeout the command timeout of each node
+	 * @param sslOptions the key and trust material for TLS, or {@code null} for the JVM's
+	 * defaults; when given, every URL must be {@code rediss://}
+	 * @return the nodes, to be closed when done
+	 * @throws IllegalArgumentException if a URL is invalid, or plain while TLS options
+	 * are given; the message names its index and at most its scheme
+	 */
+	public static RedlockNodes connect(List<String> urls, Duration timeout, @Nullable SslOptions sslOptions) {
 		Assert.isTrue(timeout.toMillis() >= 1,
 				() -> "The Redlock node timeout must be at least 1ms but was " + timeout);
 		// Every URL is checked before any is connected to: a password with a comma,
@@ -75,12 +91,16 @@ public final class RedlockNodes implements AutoCloseable {
 		// like a valid URL, whose "host" would otherwise be logged as unreachable.
 		List<Node> nodes = new ArrayList<>(urls.size());
 		for (int i = 0; i < urls.size(); i++) {
-			nodes.add(parse(i, urls.get(i)));
+			Node node = parse(i, urls.get(i));
+			if (sslOptions != null && !node.ssl()) {
+				throw invalid(i, urls.get(i), "TLS settings are given for the nodes, but it is not a rediss:// URL");
+			}
+			nodes.add(node);
 		}
 		List<LettuceConnectionFactory> factories = new ArrayList<>(urls.size());
 		try {
 			for (Node node : nodes) {
-				factories.add(connectionFactory(node, timeout));
+				factories.add(connectionFactory(node, timeout, sslOptions));
 			}
 		}
 		catch (RuntimeException ex) {
@@ -137,12 +157,16 @@ public final class RedlockNodes implements AutoCloseable {
 		return new Node(server, uri.isSsl());
 	}
 
-	private static LettuceConnectionFactory connectionFactory(Node node, Duration timeout) {
+	private static LettuceConnectionFactory connectionFactory(Node node, Duration timeout,
+			@Nullable SslOptions sslOptions) {
+		ClientOptions.Builder options = ClientOptions.builder()
+			.socketOptions(SocketOptions.builder().connectTimeout(connectTimeout(timeout)).build());
+		if (sslOptions != null) {
+			options.sslOptions(sslOptions);
+		}
 		LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
 			.commandTimeout(timeout)
-			.clientOptions(ClientOptions.builder()
-				.socketOptions(SocketOptions.builder().connectTimeout(connectTimeout(timeout)).build())
-				.build());
+			.clientOptions(options.build());
 		if (node.ssl()) {
 			client.useSsl();
 		}

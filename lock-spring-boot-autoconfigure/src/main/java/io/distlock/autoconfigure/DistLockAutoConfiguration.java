@@ -25,6 +25,7 @@ import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.redis.ShardedReleaseNotifier;
 import io.distlock.redlock.RedlockNodes;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,6 +36,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -64,6 +66,9 @@ public final class DistLockAutoConfiguration {
 	LockClient lockClient(RedisConnectionFactory connectionFactory, DistLockProperties properties) {
 		RedisLockClient client = new RedisLockClient(connectionFactory);
 		client.setFencingCounterRetention(properties.getFencingCounterRetention());
+		client.setShardedReleaseMessages(ReleaseNotifiers.isShardable(connectionFactory));
+		DistLockProperties.Replication replication = properties.getReplication();
+		client.setReplicaAcknowledgement(replication.getMinReplicas(), replication.getTimeout());
 		return client;
 	}
 
@@ -74,10 +79,10 @@ public final class DistLockAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean({ RedisReleaseNotifier.class, RedlockNodes.class })
+	@ConditionalOnMissingBean({ RedisReleaseNotifier.class, ShardedReleaseNotifier.class, RedlockNodes.class })
 	@ConditionalOnBean(RedisConnectionFactory.class)
-	RedisReleaseNotifier releaseNotifier(RedisConnectionFactory connectionFactory, LockWaiter lockWaiter) {
-		return new RedisReleaseNotifier(connectionFactory, lockWaiter);
+	SmartLifecycle releaseNotifier(RedisConnectionFactory connectionFactory, LockWaiter lockWaiter) {
+		return ReleaseNotifiers.create(connectionFactory, lockWaiter);
 	}
 
 	@Bean

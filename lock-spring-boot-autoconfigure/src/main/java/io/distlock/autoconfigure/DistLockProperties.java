@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.distlock.LockRequest;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -84,6 +86,8 @@ public class DistLockProperties {
 	private Duration fencingCounterRetention = Duration.ofMinutes(10);
 
 	private final Redlock redlock = new Redlock();
+
+	private final Replication replication = new Replication();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -155,6 +159,49 @@ public class DistLockProperties {
 		return this.redlock;
 	}
 
+	public Replication getReplication() {
+		return this.replication;
+	}
+
+	/**
+	 * Replica acknowledgement: how many replicas of the primary must have a lock before
+	 * it counts as held.
+	 */
+	public static class Replication {
+
+		/**
+		 * Number of replicas that must acknowledge (WAIT) an acquisition or renewal
+		 * before it counts. An acquisition they do not acknowledge in time is released
+		 * and tried again within the wait time. Narrows, does not close, the window in
+		 * which a failover loses a lock. 0 waits for none.
+		 */
+		private int minReplicas = 0;
+
+		/**
+		 * How long to wait for the replicas to acknowledge.
+		 */
+		private Duration timeout = Duration.ofMillis(100);
+
+		public int getMinReplicas() {
+			return this.minReplicas;
+		}
+
+		public void setMinReplicas(int minReplicas) {
+			Assert.isTrue(minReplicas >= 0, () -> "Minimum replicas must not be negative but was " + minReplicas);
+			this.minReplicas = minReplicas;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			Assert.isTrue(timeout.toMillis() >= 1, () -> "Replication timeout must be at least 1ms but was " + timeout);
+			this.timeout = timeout;
+		}
+
+	}
+
 	/**
 	 * Redlock properties: one lock over several independent Redis masters.
 	 */
@@ -179,6 +226,13 @@ public class DistLockProperties {
 		 * or dead node cannot stall an acquisition.
 		 */
 		private Duration nodeTimeout = Duration.ofMillis(200);
+
+		/**
+		 * Name of the SSL bundle (spring.ssl.bundle.*) with the trust and key material
+		 * for the nodes; every node URL must then be rediss://. Without it, rediss://
+		 * nodes are verified against the JVM's default trust store.
+		 */
+		private @Nullable String sslBundle;
 
 		public List<String> getNodes() {
 			return this.nodes;
@@ -206,6 +260,14 @@ public class DistLockProperties {
 			Assert.isTrue(nodeTimeout.toMillis() >= 1,
 					() -> "Node timeout must be at least 1ms but was " + nodeTimeout);
 			this.nodeTimeout = nodeTimeout;
+		}
+
+		public @Nullable String getSslBundle() {
+			return this.sslBundle;
+		}
+
+		public void setSslBundle(@Nullable String sslBundle) {
+			this.sslBundle = sslBundle;
 		}
 
 	}

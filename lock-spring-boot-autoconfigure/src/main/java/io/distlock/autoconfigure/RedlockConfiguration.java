@@ -24,9 +24,11 @@ import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionMessage;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.OnPropertyListCondition;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -44,7 +46,8 @@ class RedlockConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	RedlockNodes redlockNodes(DistLockProperties properties, ResourceLoader resourceLoader) {
+	RedlockNodes redlockNodes(DistLockProperties properties, ResourceLoader resourceLoader,
+			ObjectProvider<SslBundles> sslBundles) {
 		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", resourceLoader.getClassLoader())) {
 			throw new IllegalStateException("distlock.redlock.nodes is set, but Redlock connects to its nodes with "
 					+ "Lettuce, which is not on the class path: add io.lettuce:lettuce-core, or remove "
@@ -58,7 +61,15 @@ class RedlockConfiguration {
 					+ "(5 tolerate the loss of 2); list at least 3, or remove distlock.redlock.nodes to lock on "
 					+ "spring.data.redis");
 		}
-		return RedlockNodes.connect(nodes, redlock.getNodeTimeout());
+		if (properties.getReplication().getMinReplicas() > 0) {
+			throw new IllegalStateException("distlock.replication.min-replicas is "
+					+ properties.getReplication().getMinReplicas() + ", but distlock.redlock.nodes is set: replica "
+					+ "acknowledgement applies to locks on spring.data.redis, while Redlock is made safe by its quorum "
+					+ "of independent masters; remove one of the two");
+		}
+		String bundle = redlock.getSslBundle();
+		return RedlockNodes.connect(nodes, redlock.getNodeTimeout(),
+				(bundle != null) ? RedlockSsl.options(sslBundles.getObject(), bundle) : null);
 	}
 
 	@Bean(destroyMethod = "close")

@@ -38,6 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -216,6 +217,82 @@ class DistLockAutoConfigurationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("Default ttl must be at most 365 days"));
+	}
+
+	@Test
+	void replicationDefaultsWaitForNoReplicaAndAHundredMilliseconds() {
+		this.contextRunner.run((context) -> {
+			DistLockProperties.Replication replication = context.getBean(DistLockProperties.class).getReplication();
+			assertThat(replication.getMinReplicas()).isZero();
+			assertThat(replication.getTimeout()).isEqualTo(Duration.ofMillis(100));
+		});
+	}
+
+	@Test
+	void replicationPropertiesAreBound() {
+		this.contextRunner
+			.withPropertyValues("distlock.replication.min-replicas=2", "distlock.replication.timeout=250ms")
+			.run((context) -> {
+				DistLockProperties.Replication replication = context.getBean(DistLockProperties.class).getReplication();
+				assertThat(replication.getMinReplicas()).isEqualTo(2);
+				assertThat(replication.getTimeout()).isEqualTo(Duration.ofMillis(250));
+			});
+	}
+
+	@Test
+	void negativeMinReplicasFailsTheStartupNamingTheValue() {
+		this.contextRunner.withPropertyValues("distlock.replication.min-replicas=-1")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Minimum replicas must not be negative but was -1"));
+	}
+
+	@Test
+	void replicationTimeoutOfZeroFailsTheStartupNamingTheValue() {
+		this.contextRunner.withPropertyValues("distlock.replication.timeout=0ms")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Replication timeout must be at least 1ms but was PT0S"));
+	}
+
+	@Test
+	void minReplicasWithRedlockFailsTheStartupSayingWhy() {
+		this.contextRunner
+			.withPropertyValues("distlock.redlock.nodes=redis://127.0.0.1:1,redis://127.0.0.1:2,redis://127.0.0.1:3",
+					"distlock.replication.min-replicas=1")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.replication.min-replicas is 1, but distlock.redlock.nodes is set"));
+	}
+
+	@Test
+	void redlockSslBundleThatIsNotConfiguredFailsTheStartupNamingIt() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class))
+			.withPropertyValues("distlock.redlock.nodes=rediss://127.0.0.1:1,rediss://127.0.0.1:2,rediss://127.0.0.1:3",
+					"distlock.redlock.ssl-bundle=missing")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining(
+						"distlock.redlock.ssl-bundle names SSL bundle 'missing', which is not configured"));
+	}
+
+	@Test
+	void redlockSslBundleWithAPlainNodeFailsTheStartupNamingTheNode() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class))
+			.withPropertyValues(
+					"distlock.redlock.nodes=rediss://127.0.0.1:1,redis://:secret@127.0.0.1:2,rediss://127.0.0.1:3",
+					"distlock.redlock.ssl-bundle=nodes",
+					"spring.ssl.bundle.pem.nodes.truststore.certificate=classpath:io/distlock/test/tls/ca.crt")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.redlock.nodes[1]")
+				.hasMessageContaining("not a rediss:// URL")
+				.hasMessageNotContaining("secret"));
 	}
 
 	@Test

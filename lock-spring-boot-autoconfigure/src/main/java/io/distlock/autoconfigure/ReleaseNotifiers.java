@@ -1,0 +1,62 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure;
+
+import io.distlock.core.LockWaiter;
+import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.redis.ShardedReleaseNotifier;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Chooses how waiters hear of releases: sharded channels subscribed per waited-for lock
+ * on Redis Cluster through Lettuce, one pattern subscription otherwise.
+ */
+final class ReleaseNotifiers {
+
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			ReleaseNotifiers.class.getClassLoader());
+
+	private ReleaseNotifiers() {
+	}
+
+	static boolean isShardable(RedisConnectionFactory connectionFactory) {
+		return LETTUCE_PRESENT && Lettuce.isCluster(connectionFactory);
+	}
+
+	static SmartLifecycle create(RedisConnectionFactory connectionFactory, LockWaiter waiter) {
+		if (isShardable(connectionFactory)) {
+			return new ShardedReleaseNotifier((LettuceConnectionFactory) connectionFactory, waiter);
+		}
+		return new RedisReleaseNotifier(connectionFactory, waiter);
+	}
+
+	/**
+	 * Loaded only when Lettuce is on the class path.
+	 */
+	private static final class Lettuce {
+
+		static boolean isCluster(RedisConnectionFactory connectionFactory) {
+			return connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+		}
+
+	}
+
+}
