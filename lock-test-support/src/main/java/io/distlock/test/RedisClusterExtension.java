@@ -103,7 +103,9 @@ public final class RedisClusterExtension
 	public void afterEach(ExtensionContext context) {
 		RedisCluster cluster = cluster();
 		for (RedisServer node : cluster.nodes()) {
-			node.ensureRunning();
+			if (!node.isRunning() || node.isPaused()) {
+				cluster.rejoin(node);
+			}
 		}
 		cluster.awaitHealthy();
 	}
