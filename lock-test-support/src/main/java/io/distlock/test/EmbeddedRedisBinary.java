@@ -26,50 +26,89 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code redis-server} binary shipped as a resource of
- * {@code com.github.codemonstur:embedded-redis}, extracted to a file once per version.
+ * {@code org.signal:embedded-redis} (Redis 7.0, the default) or
+ * {@code com.github.codemonstur:embedded-redis} (Redis 6.2), chosen by
+ * {@code DISTLOCK_REDIS_VERSION} and extracted to a file once per version.
  */
 final class EmbeddedRedisBinary {
+
+	/**
+	 * The version used when {@code DISTLOCK_REDIS_VERSION} is not set.
+	 */
+	static final String DEFAULT_VERSION = "7.0";
+
+	private static final List<String> VERSIONS = List.of("7.0", "6.2");
 
 	private EmbeddedRedisBinary() {
 	}
 
 	static Path extract() {
-		String resourceName = resourceName(System.getProperty("os.name"), System.getProperty("os.arch"));
+		String resourceName = resourceName(version(HarnessSetting.REDIS_VERSION.value()), System.getProperty("os.name"),
+				System.getProperty("os.arch"));
 		return extract(resourceName, Path.of(System.getProperty("java.io.tmpdir")));
 	}
 
-	static String resourceName(String osName, String osArch) {
+	/**
+	 * Return the embedded version to run for the given setting.
+	 * @param setting the value of {@code DISTLOCK_REDIS_VERSION}, or {@code null} when it
+	 * is not set
+	 * @return {@code 7.0} or {@code 6.2}
+	 * @throws IllegalStateException for any other value
+	 */
+	static String version(@Nullable String setting) {
+		if (setting == null) {
+			return DEFAULT_VERSION;
+		}
+		if (!VERSIONS.contains(setting)) {
+			throw new IllegalStateException(HarnessSetting.REDIS_VERSION.describe() + " is set to '" + setting
+					+ "', but the embedded redis-server versions are " + String.join(" and ", VERSIONS) + "; set "
+					+ HarnessSetting.REDIS_SERVER.describe() + " to run another binary");
+		}
+		return setting;
+	}
+
+	static String resourceName(String version, String osName, String osArch) {
 		String os = osName.toLowerCase(Locale.ROOT);
 		String arch = osArch.toLowerCase(Locale.ROOT);
 		boolean amd64 = arch.equals("amd64") || arch.equals("x86_64");
 		boolean arm64 = arch.equals("aarch64") || arch.equals("arm64");
 		boolean mac = os.contains("mac") || os.contains("darwin");
+		String platform = null;
 		if (os.contains("linux") && amd64) {
-			return "redis-server-6.2.6-v5-linux-amd64";
+			platform = "linux-amd64";
 		}
-		if (os.contains("linux") && arm64) {
-			return "redis-server-6.2.7-linux-arm64";
+		else if (os.contains("linux") && arm64) {
+			platform = "linux-arm64";
 		}
-		if (mac && amd64) {
-			return "redis-server-6.2.6-v5-darwin-amd64";
+		else if (mac && amd64) {
+			platform = "darwin-amd64";
 		}
-		if (mac && arm64) {
-			return "redis-server-6.2.6-v5-darwin-arm64";
+		else if (mac && arm64) {
+			platform = "darwin-arm64";
 		}
-		throw new IllegalStateException("No redis-server is embedded for " + osName + "/" + osArch + "; set "
-				+ HarnessSetting.REDIS_SERVER.describe() + " to the path of a redis-server binary");
+		if (platform == null) {
+			throw new IllegalStateException("No redis-server is embedded for " + osName + "/" + osArch + "; set "
+					+ HarnessSetting.REDIS_SERVER.describe() + " to the path of a redis-server binary");
+		}
+		return switch (version(version)) {
+			case "6.2" ->
+				platform.equals("linux-arm64") ? "redis-server-6.2.7-linux-arm64" : "redis-server-6.2.6-v5-" + platform;
+			default -> "redis-server-7.0.15-" + platform;
+		};
 	}
 
 	static Path extract(String resourceName, Path tempRoot) {
 		URL resource = EmbeddedRedisBinary.class.getClassLoader().getResource(resourceName);
 		if (resource == null) {
-			throw new IllegalStateException(
-					resourceName + " is not on the class path: add com.github.codemonstur:embedded-redis or set "
-							+ HarnessSetting.REDIS_SERVER.describe());
+			throw new IllegalStateException(resourceName + " is not on the class path: add " + artifact(resourceName)
+					+ " or set " + HarnessSetting.REDIS_SERVER.describe());
 		}
 		// The folder is named after the resource, so each binary version gets its own.
 		Path folder = tempRoot.resolve("distlock-redis-" + System.getProperty("user.name")).resolve(resourceName);
@@ -97,6 +136,11 @@ final class EmbeddedRedisBinary {
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not extract " + resourceName + " to " + folder, ex);
 		}
+	}
+
+	private static String artifact(String resourceName) {
+		return resourceName.startsWith("redis-server-6.") ? "com.github.codemonstur:embedded-redis"
+				: "org.signal:embedded-redis";
 	}
 
 	private static boolean isComplete(Path target, long size) throws IOException {

@@ -29,6 +29,12 @@ enum HarnessSetting {
 	REDIS_SERVER("distlock.redis.server", "DISTLOCK_REDIS_SERVER"),
 
 	/**
+	 * Version of the embedded {@code redis-server} to run, {@code 7.0} (the default) or
+	 * {@code 6.2}; {@link #REDIS_SERVER} wins over it.
+	 */
+	REDIS_VERSION("distlock.redis.version", "DISTLOCK_REDIS_VERSION"),
+
+	/**
 	 * URL of an already running server that single-node tests use instead of starting
 	 * one.
 	 */

@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code redis-server} binary that the harness runs: the one named by
- * {@code DISTLOCK_REDIS_SERVER}, or else the embedded one.
+ * {@code DISTLOCK_REDIS_SERVER}, or else the embedded one of the version named by
+ * {@code DISTLOCK_REDIS_VERSION} (7.0 unless set).
  */
 final class RedisBinary {
 

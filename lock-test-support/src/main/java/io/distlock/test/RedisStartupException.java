@@ -30,7 +30,9 @@ public class RedisStartupException extends RuntimeException {
 
 	RedisStartupException(String reason, String output) {
 		super(reason + (output.isBlank() ? "; the server printed nothing" : "; server output:\n" + tail(output)));
-		this.portInUse = output.contains("Address already in use");
+		// glibc builds say "Address already in use", the musl-linked 7.0 binaries of
+		// org.signal:embedded-redis "Address in use".
+		this.portInUse = output.contains("Address already in use") || output.contains("Address in use");
 	}
 
 	RedisStartupException(String reason, Throwable cause) {

@@ -15,8 +15,9 @@
  */
 
 /**
- * Real {@code redis-server} processes for tests: started on free loopback ports, and
- * stopped, killed, paused and restarted on demand to inject faults.
+ * Real {@code redis-server} processes for tests: started on free loopback ports, alone or
+ * as a Redis Cluster, and stopped, killed, paused, restarted or failed over on demand to
+ * inject faults.
  */
 @NullMarked
 package io.distlock.test;

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -34,24 +35,64 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  */
 class EmbeddedRedisBinaryTests {
 
-	private static final String RESOURCE = "redis-server-6.2.6-v5-linux-amd64";
+	private static final String RESOURCE = "redis-server-7.0.15-linux-amd64";
 
 	@ParameterizedTest
-	@CsvSource({ "Linux, amd64, redis-server-6.2.6-v5-linux-amd64", "Linux, x86_64, redis-server-6.2.6-v5-linux-amd64",
-			"Linux, aarch64, redis-server-6.2.7-linux-arm64", "Mac OS X, x86_64, redis-server-6.2.6-v5-darwin-amd64",
-			"Mac OS X, aarch64, redis-server-6.2.6-v5-darwin-arm64" })
-	void picksResourceByOperatingSystemAndArchitecture(String osName, String osArch, String expected) {
+	@CsvSource({ "7.0, Linux, amd64, redis-server-7.0.15-linux-amd64",
+			"7.0, Linux, x86_64, redis-server-7.0.15-linux-amd64",
+			"7.0, Linux, aarch64, redis-server-7.0.15-linux-arm64",
+			"7.0, Mac OS X, x86_64, redis-server-7.0.15-darwin-amd64",
+			"7.0, Mac OS X, aarch64, redis-server-7.0.15-darwin-arm64",
+			"6.2, Linux, amd64, redis-server-6.2.6-v5-linux-amd64",
+			"6.2, Linux, x86_64, redis-server-6.2.6-v5-linux-amd64",
+			"6.2, Linux, aarch64, redis-server-6.2.7-linux-arm64",
+			"6.2, Mac OS X, x86_64, redis-server-6.2.6-v5-darwin-amd64",
+			"6.2, Mac OS X, aarch64, redis-server-6.2.6-v5-darwin-arm64" })
+	void picksResourceByVersionOperatingSystemAndArchitecture(String version, String osName, String osArch,
+			String expected) {
 		// when
-		String resourceName = EmbeddedRedisBinary.resourceName(osName, osArch);
+		String resourceName = EmbeddedRedisBinary.resourceName(version, osName, osArch);
 
 		// then
 		assertThat(resourceName).isEqualTo(expected);
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "redis-server-7.0.15-linux-amd64", "redis-server-6.2.6-v5-linux-amd64" })
+	void everyLinuxAmd64ResourceIsOnTheClassPath(String resourceName) {
+		// when, then
+		assertThat(EmbeddedRedisBinary.class.getClassLoader().getResource(resourceName)).isNotNull();
+	}
+
+	@Test
+	void runsRedis7WhenNoVersionIsSet() {
+		// when, then
+		assertThat(EmbeddedRedisBinary.version(null)).isEqualTo("7.0");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "7.0", "6.2" })
+	void acceptsEveryEmbeddedVersion(String version) {
+		// when, then
+		assertThat(EmbeddedRedisBinary.version(version)).isEqualTo(version);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "7", "7.2", "6.0", "latest" })
+	void rejectsAnUnknownVersionNamingTheSettingAndTheChoices(String version) {
+		// when, then
+		assertThatIllegalStateException().isThrownBy(() -> EmbeddedRedisBinary.version(version))
+			.withMessageContaining("DISTLOCK_REDIS_VERSION")
+			.withMessageContaining("'" + version + "'")
+			.withMessageContaining("7.0 and 6.2")
+			.withMessageContaining("DISTLOCK_REDIS_SERVER");
+	}
+
 	@Test
 	void unsupportedPlatformPointsToTheOverride() {
 		// when, then
-		assertThatIllegalStateException().isThrownBy(() -> EmbeddedRedisBinary.resourceName("Windows 11", "amd64"))
+		assertThatIllegalStateException()
+			.isThrownBy(() -> EmbeddedRedisBinary.resourceName("7.0", "Windows 11", "amd64"))
 			.withMessageContaining("DISTLOCK_REDIS_SERVER");
 	}
 
