@@ -21,6 +21,7 @@ import java.time.Duration;
 import io.distlock.test.RedisEndpoint;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -50,7 +51,8 @@ public final class RedisConnections {
 	}
 
 	/**
-	 * Create and start a connection factory for the endpoint.
+	 * Create and start a connection factory for the endpoint; over TLS when
+	 * {@link RedisEndpoint#isTls()}, with {@link #sslOptions()}.
 	 * @param endpoint the server
 	 * @param timeout the command and connect timeout
 	 * @return the started factory; destroy it when done
@@ -60,7 +62,7 @@ public final class RedisConnections {
 		if (endpoint.password() != null) {
 			server.setPassword(RedisPassword.of(endpoint.password()));
 		}
-		return connectionFactory(server, timeout);
+		return connectionFactory(server, endpoint.isTls(), timeout);
 	}
 
 	/**
@@ -75,16 +77,35 @@ public final class RedisConnections {
 		RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(endpoint.host(), endpoint.port());
 		server.setUsername(username);
 		server.setPassword(RedisPassword.of(password));
-		return connectionFactory(server, TIMEOUT);
+		return connectionFactory(server, endpoint.isTls(), TIMEOUT);
 	}
 
-	private static LettuceConnectionFactory connectionFactory(RedisStandaloneConfiguration server, Duration timeout) {
-		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
-			.commandTimeout(timeout)
-			.clientOptions(ClientOptions.builder()
-				.socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-				.build())
+	/**
+	 * Return Lettuce SSL options that trust the {@link TestCertificates} CA and present
+	 * the test client certificate when a server asks for one (mutual TLS).
+	 * @return the SSL options
+	 */
+	public static SslOptions sslOptions() {
+		return SslOptions.builder()
+			.jdkSslProvider()
+			.trustManager(TestCertificates.caCertificateFile().toFile())
+			.keyManager(TestCertificates.clientCertificateFile().toFile(), TestCertificates.clientKeyFile().toFile(),
+					null)
 			.build();
+	}
+
+	private static LettuceConnectionFactory connectionFactory(RedisStandaloneConfiguration server, boolean tls,
+			Duration timeout) {
+		ClientOptions.Builder options = ClientOptions.builder()
+			.socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
+		LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder()
+			.commandTimeout(timeout);
+		if (tls) {
+			options.sslOptions(sslOptions());
+			// Verifies the chain and that the certificate names 127.0.0.1.
+			builder.useSsl();
+		}
+		LettuceClientConfiguration client = builder.clientOptions(options.build()).build();
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(server, client);
 		factory.afterPropertiesSet();
 		factory.start();

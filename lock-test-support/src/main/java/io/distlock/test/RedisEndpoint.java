@@ -58,11 +58,20 @@ public interface RedisEndpoint extends AutoCloseable {
 
 	/**
 	 * Return the server's URI without credentials, such as
-	 * {@code redis://127.0.0.1:6379}.
+	 * {@code redis://127.0.0.1:6379}, or {@code rediss://127.0.0.1:6379} over TLS.
 	 * @return the URI
 	 */
 	default String uri() {
-		return "redis://" + host() + ":" + port();
+		return (isTls() ? "rediss://" : "redis://") + host() + ":" + port();
+	}
+
+	/**
+	 * Return whether the server accepts only TLS connections, with a certificate signed
+	 * by the {@link TestCertificates} CA.
+	 * @return whether clients must use TLS
+	 */
+	default boolean isTls() {
+		return false;
 	}
 
 	/**

@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import javax.net.ssl.SSLContext;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,13 +49,17 @@ final class RedisProcess {
 	}
 
 	/**
-	 * Launch a server and wait until it answers commands.
+	 * Launch a server and wait until it answers commands on the given port, over TLS when
+	 * an SSL context is given.
+	 * @param arguments everything after the binary, such as {@link #serverArguments}
 	 */
-	static RedisProcess start(RedisBinary binary, int port, List<String> extraArgs, @Nullable String password,
-			WorkDirectory directory, Duration timeout) {
+	static RedisProcess start(RedisBinary binary, List<String> arguments, int port, @Nullable String password,
+			@Nullable SSLContext ssl, WorkDirectory directory, Duration timeout) {
 		long logOffset = directory.logSize();
-		ProcessBuilder builder = new ProcessBuilder(command(binary, port, extraArgs))
-			.directory(directory.path().toFile())
+		List<String> command = new ArrayList<>();
+		command.add(binary.path().toString());
+		command.addAll(arguments);
+		ProcessBuilder builder = new ProcessBuilder(command).directory(directory.path().toFile())
 			.redirectErrorStream(true)
 			// A file, not a pipe: nobody has to keep reading it for the server to go on.
 			.redirectOutput(Redirect.appendTo(directory.logFile().toFile()));
@@ -67,7 +73,7 @@ final class RedisProcess {
 		ShutdownCleanup.track(process);
 		RedisProcess redis = new RedisProcess(process);
 		try {
-			redis.awaitReady(port, password, timeout, () -> directory.readLog(logOffset));
+			redis.awaitReady(port, password, ssl, timeout, () -> directory.readLog(logOffset));
 		}
 		catch (RuntimeException ex) {
 			try {
@@ -81,21 +87,32 @@ final class RedisProcess {
 		return redis;
 	}
 
-	private static List<String> command(RedisBinary binary, int port, List<String> extraArgs) {
-		List<String> command = new ArrayList<>(List.of(binary.path().toString(), "--bind", RedisServer.HOST, "--port",
-				Integer.toString(port), "--save", "", "--appendonly", "no", "--daemonize", "no"));
+	/**
+	 * Return the arguments of a data server (not a sentinel).
+	 * @param listen the arguments that choose the ports, such as {@code --port 6379}
+	 * @param extraArgs further arguments, which come last and so win
+	 */
+	static List<String> serverArguments(RedisBinary binary, List<String> listen, List<String> extraArgs) {
+		List<String> arguments = new ArrayList<>(List.of("--bind", RedisServer.HOST));
+		arguments.addAll(listen);
+		arguments.addAll(List.of("--save", "", "--appendonly", "no", "--daemonize", "no"));
+		// A replica's full sync starts at once instead of after 5 seconds (diskless sync
+		// is
+		// on by default since Redis 7).
+		arguments.addAll(List.of("--repl-diskless-sync-delay", "0"));
 		if (binary.majorVersion() >= 7) {
 			// DEBUG (for debugSleep) is off by default since Redis 7.
-			command.addAll(List.of("--enable-debug-command", "local"));
+			arguments.addAll(List.of("--enable-debug-command", "local"));
 		}
-		command.addAll(extraArgs);
-		return command;
+		arguments.addAll(extraArgs);
+		return arguments;
 	}
 
-	private void awaitReady(int port, @Nullable String password, Duration timeout, Supplier<String> output) {
+	private void awaitReady(int port, @Nullable String password, @Nullable SSLContext ssl, Duration timeout,
+			Supplier<String> output) {
 		String address = RedisServer.HOST + ":" + port;
 		long deadline = System.nanoTime() + timeout.toNanos();
-		while (!isOwnServer(port, password)) {
+		while (!isOwnServer(port, password, ssl)) {
 			if (!this.process.isAlive()) {
 				throw new RedisStartupException("redis-server exited with code " + this.process.exitValue()
 						+ " instead of starting on " + address, output.get());
@@ -111,8 +128,8 @@ final class RedisProcess {
 
 	// Matching the pid tells our server apart from another process that got the port
 	// first, whose answers would otherwise look like a successful start.
-	private boolean isOwnServer(int port, @Nullable String password) {
-		try (RespConnection connection = RespConnection.open(RedisServer.HOST, port, password, PROBE_TIMEOUT)) {
+	private boolean isOwnServer(int port, @Nullable String password, @Nullable SSLContext ssl) {
+		try (RespConnection connection = RespConnection.open(RedisServer.HOST, port, password, PROBE_TIMEOUT, ssl)) {
 			Object info = connection.command("INFO", "server");
 			return (info instanceof String text) && text.contains("process_id:" + pid() + "\r\n");
 		}

@@ -27,12 +27,16 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+
 import org.jspecify.annotations.Nullable;
 
 /**
- * A minimal blocking RESP2 connection over a plain socket, for the harness and for tests
- * that need to talk to a server directly. Every connect and read is bounded by a timeout,
- * so a paused server makes a call fail instead of hang.
+ * A minimal blocking RESP2 connection over a plain or TLS socket, for the harness and for
+ * tests that need to talk to a server directly. Every connect and read is bounded by a
+ * timeout, so a paused server makes a call fail instead of hang.
  */
 public final class RespConnection implements AutoCloseable {
 
@@ -68,6 +72,25 @@ public final class RespConnection implements AutoCloseable {
 	 * @throws RedisCommandException if the server rejects the password
 	 */
 	public static RespConnection open(String host, int port, @Nullable String password, Duration timeout) {
+		return open(host, port, password, timeout, null);
+	}
+
+	/**
+	 * Open a connection, over TLS when an SSL context is given (such as
+	 * {@link TestCertificates#sslContext(boolean)}), authenticating with {@code AUTH}
+	 * when a password is given. Over TLS the server certificate must name the host.
+	 * @param host the host to connect to
+	 * @param port the port to connect to
+	 * @param password the password, or {@code null} for none
+	 * @param timeout the limit for connecting, for the TLS handshake and for each read
+	 * @param sslContext the SSL context for TLS, or {@code null} for plain text
+	 * @return the open connection
+	 * @throws UncheckedIOException if the server cannot be reached, the TLS handshake
+	 * fails, or the server does not answer in time
+	 * @throws RedisCommandException if the server rejects the password
+	 */
+	public static RespConnection open(String host, int port, @Nullable String password, Duration timeout,
+			@Nullable SSLContext sslContext) {
 		int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
 		String address = host + ":" + port;
 		Socket socket = new Socket();
@@ -75,6 +98,9 @@ public final class RespConnection implements AutoCloseable {
 			socket.connect(new InetSocketAddress(host, port), millis);
 			socket.setSoTimeout(millis);
 			socket.setTcpNoDelay(true);
+			if (sslContext != null) {
+				socket = handshake(sslContext, socket, host, port);
+			}
 			RespConnection connection = new RespConnection(socket, address);
 			if (password != null) {
 				connection.command("AUTH", password);
@@ -86,6 +112,22 @@ public final class RespConnection implements AutoCloseable {
 			throw new UncheckedIOException("Could not connect to " + address, ex);
 		}
 		catch (RuntimeException ex) {
+			closeQuietly(socket);
+			throw ex;
+		}
+	}
+
+	private static Socket handshake(SSLContext sslContext, Socket plain, String host, int port) throws IOException {
+		SSLSocket socket = (SSLSocket) sslContext.getSocketFactory().createSocket(plain, host, port, true);
+		try {
+			SSLParameters parameters = socket.getSSLParameters();
+			parameters.setEndpointIdentificationAlgorithm("HTTPS");
+			socket.setSSLParameters(parameters);
+			// Bounded by the read timeout of the underlying socket.
+			socket.startHandshake();
+			return socket;
+		}
+		catch (IOException | RuntimeException ex) {
 			closeQuietly(socket);
 			throw ex;
 		}
