@@ -17,13 +17,17 @@
 package io.distlock.test;
 
 import java.time.Duration;
+import java.util.HashSet;
 
-import io.distlock.test.RedisEndpoint;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -81,6 +85,46 @@ public final class RedisConnections {
 	}
 
 	/**
+	 * Create and start a connection factory for the cluster, with the test timeout and
+	 * topology refresh on every adaptive trigger and every second, so that the client
+	 * follows a failover or a moved slot within about a second.
+	 * @param cluster the cluster
+	 * @return the started factory; destroy it when done
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisCluster cluster) {
+		RedisClusterConfiguration nodes = new RedisClusterConfiguration(cluster.nodeAddresses());
+		ClusterClientOptions options = ClusterClientOptions.builder()
+			.socketOptions(SocketOptions.builder().connectTimeout(TIMEOUT).build())
+			.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+				.enableAllAdaptiveRefreshTriggers()
+				.enablePeriodicRefresh(Duration.ofSeconds(1))
+				.build())
+			.build();
+		return started(new LettuceConnectionFactory(nodes,
+				LettuceClientConfiguration.builder().commandTimeout(TIMEOUT).clientOptions(options).build()));
+	}
+
+	/**
+	 * Create and start a connection factory for the primary of the sentinel group, found
+	 * through its sentinels, with the test timeout.
+	 * @param group the sentinel group
+	 * @return the started factory; destroy it when done
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisSentinelGroup group) {
+		RedisSentinelConfiguration sentinels = new RedisSentinelConfiguration(group.masterName(),
+				new HashSet<>(group.sentinelAddresses()));
+		String password = group.primary().password();
+		if (password != null) {
+			sentinels.setPassword(RedisPassword.of(password));
+		}
+		ClientOptions options = ClientOptions.builder()
+			.socketOptions(SocketOptions.builder().connectTimeout(TIMEOUT).build())
+			.build();
+		return started(new LettuceConnectionFactory(sentinels,
+				LettuceClientConfiguration.builder().commandTimeout(TIMEOUT).clientOptions(options).build()));
+	}
+
+	/**
 	 * Return Lettuce SSL options that trust the {@link TestCertificates} CA and present
 	 * the test client certificate when a server asks for one (mutual TLS).
 	 * @return the SSL options
@@ -106,7 +150,10 @@ public final class RedisConnections {
 			builder.useSsl();
 		}
 		LettuceClientConfiguration client = builder.clientOptions(options.build()).build();
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(server, client);
+		return started(new LettuceConnectionFactory(server, client));
+	}
+
+	private static LettuceConnectionFactory started(LettuceConnectionFactory factory) {
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;
