@@ -90,9 +90,10 @@ public final class LockWaiter {
 	}
 
 	/**
-	 * Tell the given interest whenever a lock resource gets its first local waiter and
+	 * Tell the given interest whenever a lock resource gets its first parked waiter and
 	 * when its last one leaves, such as a notifier that subscribes to each lock's release
-	 * channel only while someone here waits for it.
+	 * channel only while someone here waits for it. A waiter counts from its first
+	 * {@link Waiter#await}: a lock taken at the first attempt costs no subscription.
 	 * @param interest the interest to tell, or {@code null} for none
 	 */
 	public void setInterest(@Nullable Interest interest) {
@@ -120,17 +121,12 @@ public final class LockWaiter {
 	public Waiter register(String key, String resource) {
 		Waiter waiter = new Waiter(key, resource, Thread.currentThread());
 		add(this.waiters, key, waiter);
-		if (add(this.byResource, resource, waiter)) {
-			Interest interest = this.interest;
-			if (interest != null) {
-				interest.changed(resource);
-			}
-		}
 		return waiter;
 	}
 
 	/**
-	 * Tell whether a thread of this application waits for the given lock resource.
+	 * Tell whether a thread of this application waits for the given lock resource: it
+	 * found the lock busy and has not given up or got it since.
 	 * @param resource the lock resource
 	 * @return whether it has a local waiter
 	 */
@@ -206,11 +202,21 @@ public final class LockWaiter {
 
 	private void unregister(Waiter waiter) {
 		remove(this.waiters, waiter.key, waiter);
-		if (remove(this.byResource, waiter.resource, waiter)) {
-			Interest interest = this.interest;
-			if (interest != null) {
-				interest.changed(waiter.resource);
-			}
+		if (waiter.parked && remove(this.byResource, waiter.resource, waiter)) {
+			tellInterest(waiter.resource);
+		}
+	}
+
+	private void parked(Waiter waiter) {
+		if (add(this.byResource, waiter.resource, waiter)) {
+			tellInterest(waiter.resource);
+		}
+	}
+
+	private void tellInterest(String resource) {
+		Interest interest = this.interest;
+		if (interest != null) {
+			interest.changed(resource);
 		}
 	}
 
@@ -243,6 +249,9 @@ public final class LockWaiter {
 
 		private final AtomicBoolean woken = new AtomicBoolean();
 
+		// Only the registering thread reads and writes it.
+		private boolean parked;
+
 		private long backoffNanos = LockWaiter.this.initialBackoffNanos;
 
 		Waiter(String key, String resource, Thread thread) {
@@ -265,6 +274,10 @@ public final class LockWaiter {
 			// below.
 			if (Thread.interrupted()) {
 				throw new InterruptedException();
+			}
+			if (!this.parked) {
+				this.parked = true;
+				parked(this);
 			}
 			long backoff = this.backoffNanos;
 			this.backoffNanos = Math.min(backoff * 2, LockWaiter.this.maxBackoffNanos);

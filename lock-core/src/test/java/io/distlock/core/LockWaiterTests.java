@@ -62,11 +62,17 @@ class LockWaiterTests {
 	}
 
 	@Test
-	void interestIsToldWhenAResourceGetsItsFirstWaiterAndLosesItsLast() {
+	void interestIsToldWhenAResourceGetsItsFirstParkedWaiterAndLosesItsLast() throws Exception {
 		List<String> changes = new CopyOnWriteArrayList<>();
 		this.waiter.setInterest((resource) -> changes.add(resource + " " + this.waiter.isWaitedFor(resource)));
 		LockWaiter.Waiter first = this.waiter.register("lock:k");
 		LockWaiter.Waiter fair = this.waiter.register("owner-token", "lock:k");
+		assertThat(changes).as("registered, not yet parked").isEmpty();
+		// Woken beforehand, so that await returns at once.
+		this.waiter.signal("lock:k");
+		first.await(-1, System.nanoTime() + LONG);
+		this.waiter.signal("owner-token");
+		fair.await(-1, System.nanoTime() + LONG);
 		first.close();
 		assertThat(changes).containsExactly("lock:k true");
 		fair.close();
@@ -75,10 +81,26 @@ class LockWaiterTests {
 	}
 
 	@Test
-	void signalResourceWakesEveryWaiterOfTheResourceFairOnesIncluded() {
+	void waiterThatNeverParkedTellsTheInterestNothing() {
+		List<String> changes = new CopyOnWriteArrayList<>();
+		this.waiter.setInterest(changes::add);
+		this.waiter.register("lock:k").close();
+		assertThat(changes).isEmpty();
+	}
+
+	private void parkOnce(LockWaiter.Waiter waiting, String key) throws InterruptedException {
+		this.waiter.signal(key);
+		waiting.await(-1, System.nanoTime() + LONG);
+	}
+
+	@Test
+	void signalResourceWakesEveryWaiterOfTheResourceFairOnesIncluded() throws Exception {
 		try (LockWaiter.Waiter plain = this.waiter.register("lock:k");
 				LockWaiter.Waiter fair = this.waiter.register("owner-token", "lock:k");
 				LockWaiter.Waiter other = this.waiter.register("lock:other")) {
+			parkOnce(plain, "lock:k");
+			parkOnce(fair, "owner-token");
+			parkOnce(other, "lock:other");
 			this.waiter.signalResource("lock:k");
 			assertThat(plain.wake()).isFalse();
 			assertThat(fair.wake()).isFalse();
