@@ -57,6 +57,12 @@ final class FaultScenario {
 	private static final Duration CLIENT_START_TIMEOUT = Duration.ofSeconds(60);
 
 	/**
+	 * How long a client waits for replicas to acknowledge: the default of
+	 * {@code distlock.replication.timeout}, which the clients keep.
+	 */
+	private static final Duration REPLICATION_TIMEOUT = Duration.ofMillis(100);
+
+	/**
 	 * Soak mode, off by default: {@code -Ddistlock.faults.soak-sections=N} repeats every
 	 * scenario in fresh rounds (new servers and client JVMs, the next seed) until its
 	 * rounds together entered at least N critical sections, or until
@@ -214,12 +220,15 @@ final class FaultScenario {
 
 	/**
 	 * Return how much longer than its wait time an attempt may take: the attempt running
-	 * at the deadline (one command timeout, or for Redlock an acquire round, a fence
-	 * raise and a release round of two node timeouts each), plus scheduling slack on a
-	 * small, busy machine.
+	 * at the deadline (one command timeout, plus the replication timeout when replicas
+	 * must acknowledge, or for Redlock an acquire round, a fence raise and a release
+	 * round of two node timeouts each), plus scheduling slack on a small, busy machine.
 	 */
 	Duration lateTolerance() {
 		Duration call = (this.redlockNodes > 0) ? this.timeout.multipliedBy(6) : this.timeout;
+		if (this.minReplicas > 0) {
+			call = call.plus(REPLICATION_TIMEOUT);
+		}
 		return call.plus(this.slack);
 	}
 
