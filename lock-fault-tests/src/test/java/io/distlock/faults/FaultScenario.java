@@ -40,10 +40,14 @@ import io.distlock.faults.history.HistoryChecker;
 import io.distlock.faults.history.HistoryReader;
 import io.distlock.faults.history.Violation;
 import io.distlock.faults.proxy.TcpProxy;
+import io.distlock.test.RedisCluster;
+import io.distlock.test.RedisSentinelGroup;
 import io.distlock.test.RedisServer;
+import org.jspecify.annotations.Nullable;
 
 /**
- * One fault scenario: a storage server (never faulted), the lock server(s), optionally a
+ * One fault scenario: a storage server (never faulted), the lock server(s) (one Redis,
+ * Redlock nodes, a {@link RedisCluster} or a {@link RedisSentinelGroup}), optionally a
  * {@link TcpProxy} in front of Redis for each client, and several client JVMs taking
  * locks for a bounded time while a {@link FaultPlan} injects faults; then the history is
  * read back and checked, and one summary line printed.
@@ -51,6 +55,12 @@ import io.distlock.test.RedisServer;
 final class FaultScenario {
 
 	private static final Duration CLIENT_START_TIMEOUT = Duration.ofSeconds(60);
+
+	/**
+	 * How long a client waits for replicas to acknowledge: the default of
+	 * {@code distlock.replication.timeout}, which the clients keep.
+	 */
+	private static final Duration REPLICATION_TIMEOUT = Duration.ofMillis(100);
 
 	/**
 	 * Soak mode, off by default: {@code -Ddistlock.faults.soak-sections=N} repeats every
@@ -94,6 +104,14 @@ final class FaultScenario {
 	private int redlockNodes;
 
 	private boolean proxied;
+
+	private int clusterPrimaries;
+
+	private int clusterReplicas;
+
+	private boolean sentinel;
+
+	private int minReplicas;
 
 	private Set<Violation> notGuaranteed = EnumSet.noneOf(Violation.class);
 
@@ -151,6 +169,39 @@ final class FaultScenario {
 		return this;
 	}
 
+	/**
+	 * Put the locks on a Redis Cluster of the given shape instead of a single Redis.
+	 * @param primaries how many primaries
+	 * @param replicasPerPrimary how many replicas each primary gets
+	 * @return this scenario
+	 */
+	FaultScenario cluster(int primaries, int replicasPerPrimary) {
+		this.clusterPrimaries = primaries;
+		this.clusterReplicas = replicasPerPrimary;
+		return this;
+	}
+
+	/**
+	 * Put the locks on a primary with two replicas, found by the clients through three
+	 * sentinels, instead of a single Redis.
+	 * @return this scenario
+	 */
+	FaultScenario sentinel() {
+		this.sentinel = true;
+		return this;
+	}
+
+	/**
+	 * Make acquisitions and renewals count only once the given number of replicas
+	 * acknowledged them ({@code distlock.replication.min-replicas}).
+	 * @param minReplicas how many replicas
+	 * @return this scenario
+	 */
+	FaultScenario minReplicas(int minReplicas) {
+		this.minReplicas = minReplicas;
+		return this;
+	}
+
 	FaultScenario proxied() {
 		this.proxied = true;
 		return this;
@@ -169,12 +220,15 @@ final class FaultScenario {
 
 	/**
 	 * Return how much longer than its wait time an attempt may take: the attempt running
-	 * at the deadline (one command timeout, or for Redlock an acquire round, a fence
-	 * raise and a release round of two node timeouts each), plus scheduling slack on a
-	 * small, busy machine.
+	 * at the deadline (one command timeout, plus the replication timeout when replicas
+	 * must acknowledge, or for Redlock an acquire round, a fence raise and a release
+	 * round of two node timeouts each), plus scheduling slack on a small, busy machine.
 	 */
 	Duration lateTolerance() {
 		Duration call = (this.redlockNodes > 0) ? this.timeout.multipliedBy(6) : this.timeout;
+		if (this.minReplicas > 0) {
+			call = call.plus(REPLICATION_TIMEOUT);
+		}
 		return call.plus(this.slack);
 	}
 
@@ -211,13 +265,24 @@ final class FaultScenario {
 		List<RedisServer> lockServers = new ArrayList<>();
 		List<TcpProxy> proxies = new ArrayList<>();
 		List<ClientProcess> processes = new ArrayList<>();
+		RedisCluster cluster = null;
+		RedisSentinelGroup group = null;
 		try (RedisServer storageServer = RedisServer.start();
 				StorageClient storage = StorageClient.connect(storageServer.port())) {
-			for (int i = 0; i < Math.max(1, this.redlockNodes); i++) {
-				lockServers.add(RedisServer.start());
+			if (this.clusterPrimaries > 0) {
+				cluster = RedisCluster.start(this.clusterPrimaries, this.clusterReplicas);
 			}
+			else if (this.sentinel) {
+				group = RedisSentinelGroup.start();
+			}
+			else {
+				for (int i = 0; i < Math.max(1, this.redlockNodes); i++) {
+					lockServers.add(RedisServer.start());
+				}
+			}
+			Topology topology = new Topology(lockServers, cluster, group);
 			for (int i = 0; i < this.clients; i++) {
-				ClientSettings settings = settings(i, seed, storageServer.port(), lockServers, proxies, directory);
+				ClientSettings settings = settings(i, seed, storageServer.port(), topology, proxies, directory);
 				processes.add(ClientProcess.start(settings, directory.resolve(settings.id() + ".log")));
 			}
 			for (ClientProcess process : processes) {
@@ -225,13 +290,13 @@ final class FaultScenario {
 			}
 			long start = System.nanoTime();
 			processes.forEach(ClientProcess::go);
-			ScenarioContext context = new ScenarioContext(this.name, seed, processes, lockServers, proxies, storage,
-					this.keys, start);
+			ScenarioContext context = new ScenarioContext(this.name, seed, processes, lockServers, cluster, group,
+					proxies, storage, this.keys, start);
 			try {
 				this.plan.inject(context);
 			}
 			finally {
-				heal(processes, lockServers, proxies);
+				heal(processes, topology, proxies);
 			}
 			Duration done = this.duration.plus(this.waitTime).plus(Duration.ofSeconds(30));
 			for (ClientProcess process : processes) {
@@ -239,7 +304,7 @@ final class FaultScenario {
 					process.await(FaultClient.DONE, done.minus(context.elapsed()));
 				}
 			}
-			List<String> left = leftLockKeys(lockServers);
+			List<String> left = leftLockKeys(topology);
 			for (ClientProcess process : processes) {
 				if (process.isAlive() && !process.finish(Duration.ofSeconds(15))) {
 					System.out.println("  [" + this.name + "] client " + process.id() + " did not exit in time");
@@ -251,15 +316,34 @@ final class FaultScenario {
 			processes.forEach(ClientProcess::close);
 			proxies.forEach(TcpProxy::close);
 			lockServers.forEach(RedisServer::close);
+			if (cluster != null) {
+				cluster.close();
+			}
+			if (group != null) {
+				group.close();
+			}
 		}
 	}
 
-	private ClientSettings settings(int index, long seed, int storagePort, List<RedisServer> lockServers,
-			List<TcpProxy> proxies, Path directory) {
+	private ClientSettings settings(int index, long seed, int storagePort, Topology topology, List<TcpProxy> proxies,
+			Path directory) {
 		String id = "c" + index;
+		List<RedisServer> lockServers = topology.servers();
 		int redisPort = 0;
 		List<String> nodes = List.of();
-		if (this.redlockNodes > 0) {
+		List<String> clusterNodes = List.of();
+		String sentinelMaster = "";
+		List<String> sentinelNodes = List.of();
+		RedisCluster cluster = topology.cluster();
+		RedisSentinelGroup group = topology.group();
+		if (cluster != null) {
+			clusterNodes = cluster.nodeAddresses();
+		}
+		else if (group != null) {
+			sentinelMaster = group.masterName();
+			sentinelNodes = group.sentinelAddresses();
+		}
+		else if (this.redlockNodes > 0) {
 			nodes = lockServers.stream().map(RedisServer::uri).toList();
 		}
 		else if (this.proxied) {
@@ -270,16 +354,17 @@ final class FaultScenario {
 		else {
 			redisPort = lockServers.get(0).port();
 		}
-		return new ClientSettings(id, seed, storagePort, redisPort, nodes, this.timeout, this.threads, this.keys,
-				this.ttl, this.waitTime, this.workMin, this.workMax, this.thinkMax, this.duration,
-				directory.resolve(id + ".history.jsonl"));
+		return new ClientSettings(id, seed, storagePort, redisPort, nodes, clusterNodes, sentinelMaster, sentinelNodes,
+				this.minReplicas, this.timeout, this.threads, this.keys, this.ttl, this.waitTime, this.workMin,
+				this.workMax, this.thinkMax, this.duration, directory.resolve(id + ".history.jsonl"));
 	}
 
 	/**
 	 * Undo what the plan may have left: frozen clients, stalled or slowed proxies,
-	 * servers that are down or frozen.
+	 * servers that are down or frozen (cluster nodes rejoin, Sentinel-group servers come
+	 * back as replicas).
 	 */
-	private void heal(List<ClientProcess> processes, List<RedisServer> lockServers, List<TcpProxy> proxies) {
+	private void heal(List<ClientProcess> processes, Topology topology, List<TcpProxy> proxies) {
 		for (ClientProcess process : processes) {
 			if (process.isAlive()) {
 				process.thaw();
@@ -289,7 +374,20 @@ final class FaultScenario {
 			proxy.delay(Duration.ZERO);
 			proxy.resume();
 		}
-		lockServers.forEach(RedisServer::ensureRunning);
+		topology.servers().forEach(RedisServer::ensureRunning);
+		RedisCluster cluster = topology.cluster();
+		if (cluster != null) {
+			for (RedisServer node : cluster.nodes()) {
+				if (!node.isRunning() || node.isPaused()) {
+					cluster.rejoin(node);
+				}
+			}
+			cluster.awaitHealthy();
+		}
+		RedisSentinelGroup group = topology.group();
+		if (group != null) {
+			group.replicas().forEach(RedisServer::ensureRunning);
+		}
 	}
 
 	/**
@@ -297,20 +395,34 @@ final class FaultScenario {
 	 * ttl: a key that was only left by a failed release or an acquisition whose reply was
 	 * lost expires meanwhile; one that is still there is never released.
 	 */
-	private List<String> leftLockKeys(List<RedisServer> lockServers) throws InterruptedException {
-		List<String> left = lockKeys(lockServers);
+	private List<String> leftLockKeys(Topology topology) throws InterruptedException {
+		List<String> left = lockKeys(topology);
 		if (left.isEmpty()) {
 			return left;
 		}
 		System.out.println("  [" + this.name + "] lock keys left when the clients were done: " + left
 				+ "; checking again after the ttl");
 		Thread.sleep(this.ttl.plusMillis(500).toMillis());
-		return lockKeys(lockServers);
+		return lockKeys(topology);
 	}
 
-	private static List<String> lockKeys(List<RedisServer> lockServers) {
+	/**
+	 * Return the lock keys on every server that holds locks: every single or Redlock
+	 * server, every primary of a cluster (as it is now, after any failover), or the
+	 * current primary of a Sentinel group.
+	 */
+	private static List<String> lockKeys(Topology topology) {
+		List<RedisServer> servers = topology.servers();
+		RedisCluster cluster = topology.cluster();
+		RedisSentinelGroup group = topology.group();
+		if (cluster != null) {
+			servers = cluster.primaries();
+		}
+		else if (group != null) {
+			servers = List.of(group.primary());
+		}
 		List<String> keys = new ArrayList<>();
-		for (RedisServer server : lockServers) {
+		for (RedisServer server : servers) {
 			Object reply = server.command("KEYS", "lock:*");
 			if (reply instanceof List<?> list) {
 				list.forEach((key) -> keys.add(server.port() + "/" + key));
@@ -440,6 +552,15 @@ final class FaultScenario {
 					+ this.unfencedLostUpdates + ", lost-sections=" + this.lostSections + ", attempts=" + this.attempts
 					+ ", errors=" + this.errors + ")";
 		}
+
+	}
+
+	/**
+	 * Where the locks of a round live: single or Redlock servers, or else a cluster or a
+	 * Sentinel group.
+	 */
+	private record Topology(List<RedisServer> servers, @Nullable RedisCluster cluster,
+			@Nullable RedisSentinelGroup group) {
 
 	}
 

@@ -26,15 +26,17 @@ import java.util.Random;
 import io.distlock.faults.client.StorageClient;
 import io.distlock.faults.history.History.Window;
 import io.distlock.faults.proxy.TcpProxy;
+import io.distlock.test.RedisCluster;
+import io.distlock.test.RedisSentinelGroup;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RespConnection;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a fault plan works with while the clients run: the clients, the lock servers, the
- * proxies, the storage, a seeded random source and the scenario clock. Every fault
- * injected through {@link #fault(String, String)} is counted and marked in the storage's
- * global order.
+ * What a fault plan works with while the clients run: the clients, the lock servers (or
+ * the Redis Cluster, or the Sentinel group), the proxies, the storage, a seeded random
+ * source and the scenario clock. Every fault injected through
+ * {@link #fault(String, String)} is counted and marked in the storage's global order.
  */
 final class ScenarioContext {
 
@@ -47,6 +49,10 @@ final class ScenarioContext {
 	private final List<ClientProcess> clients;
 
 	private final List<RedisServer> lockServers;
+
+	private final @Nullable RedisCluster cluster;
+
+	private final @Nullable RedisSentinelGroup sentinelGroup;
 
 	private final List<TcpProxy> proxies;
 
@@ -63,11 +69,14 @@ final class ScenarioContext {
 	private int faults;
 
 	ScenarioContext(String scenario, long seed, List<ClientProcess> clients, List<RedisServer> lockServers,
-			List<TcpProxy> proxies, StorageClient storage, int keys, long startNanos) {
+			@Nullable RedisCluster cluster, @Nullable RedisSentinelGroup sentinelGroup, List<TcpProxy> proxies,
+			StorageClient storage, int keys, long startNanos) {
 		this.scenario = scenario;
 		this.random = new Random(seed);
 		this.clients = clients;
 		this.lockServers = lockServers;
+		this.cluster = cluster;
+		this.sentinelGroup = sentinelGroup;
 		this.proxies = proxies;
 		this.storage = storage;
 		this.keys = keys;
@@ -90,6 +99,40 @@ final class ScenarioContext {
 		return this.lockServers;
 	}
 
+	/**
+	 * Return the Redis Cluster the locks live on.
+	 * @return the cluster
+	 * @throws IllegalStateException if the scenario does not run on a cluster
+	 */
+	RedisCluster cluster() {
+		if (this.cluster == null) {
+			throw new IllegalStateException("Scenario '" + this.scenario + "' does not run on a Redis Cluster");
+		}
+		return this.cluster;
+	}
+
+	/**
+	 * Return the Sentinel group the locks live on.
+	 * @return the group
+	 * @throws IllegalStateException if the scenario does not run on a Sentinel group
+	 */
+	RedisSentinelGroup sentinelGroup() {
+		if (this.sentinelGroup == null) {
+			throw new IllegalStateException("Scenario '" + this.scenario + "' does not run on a Sentinel group");
+		}
+		return this.sentinelGroup;
+	}
+
+	/**
+	 * Return the Redis key of a lock as the clients name it: the default key prefix
+	 * {@code lock:} followed by the key the workers pick, such as {@code k0}.
+	 * @param key the workers' key
+	 * @return the lock key
+	 */
+	static String lockKey(String key) {
+		return "lock:" + key;
+	}
+
 	TcpProxy proxy(int client) {
 		return this.proxies.get(client);
 	}
@@ -109,6 +152,17 @@ final class ScenarioContext {
 	 */
 	void fault(String kind, String subject) {
 		this.faults++;
+		this.storage.mark(kind, subject);
+		System.out.printf("  [%s +%dms] %s %s%n", this.scenario, elapsed().toMillis(), kind, subject);
+	}
+
+	/**
+	 * Mark an event that is not a fault of its own in the storage's order, such as the
+	 * end of a failover, without counting it.
+	 * @param kind what happened, such as {@code promoted}
+	 * @param subject to what, such as {@code redis-6380}
+	 */
+	void note(String kind, String subject) {
 		this.storage.mark(kind, subject);
 		System.out.printf("  [%s +%dms] %s %s%n", this.scenario, elapsed().toMillis(), kind, subject);
 	}

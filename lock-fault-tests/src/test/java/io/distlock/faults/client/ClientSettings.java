@@ -30,8 +30,15 @@ import java.util.Map;
  * @param seed the seed of the workers' random choices
  * @param storagePort the port of the fenced storage
  * @param redisPort the port of the lock Redis (or of the proxy in front of it), when not
- * in Redlock mode
+ * in Redlock, Cluster or Sentinel mode
  * @param redlockNodes the Redlock node URLs, empty for single-node mode
+ * @param clusterNodes the {@code host:port} addresses of the Redis Cluster nodes, empty
+ * unless the locks live on a cluster
+ * @param sentinelMaster the name the sentinels monitor the lock Redis under, empty unless
+ * it is found through Sentinel
+ * @param sentinelNodes the {@code host:port} addresses of the sentinels
+ * @param minReplicas how many replicas must acknowledge an acquisition or renewal
+ * ({@code distlock.replication.min-replicas}), 0 for none
  * @param timeout the command timeout of the lock Redis (or, for Redlock, of each node)
  * @param threads how many worker threads
  * @param keys how many lock keys the workers pick from
@@ -44,7 +51,8 @@ import java.util.Map;
  * @param history the history file to write
  */
 public record ClientSettings(String id, long seed, int storagePort, int redisPort, List<String> redlockNodes,
-		Duration timeout, int threads, int keys, Duration ttl, Duration waitTime, int workMinMillis, int workMaxMillis,
+		List<String> clusterNodes, String sentinelMaster, List<String> sentinelNodes, int minReplicas, Duration timeout,
+		int threads, int keys, Duration ttl, Duration waitTime, int workMinMillis, int workMaxMillis,
 		int thinkMaxMillis, Duration duration, Path history) {
 
 	/**
@@ -61,11 +69,11 @@ public record ClientSettings(String id, long seed, int storagePort, int redisPor
 			}
 			values.put(arg.substring(0, equals), arg.substring(equals + 1));
 		}
-		String nodes = values.getOrDefault("redlockNodes", "");
 		return new ClientSettings(required(values, "id"), Long.parseLong(required(values, "seed")),
 				Integer.parseInt(required(values, "storagePort")),
-				Integer.parseInt(values.getOrDefault("redisPort", "0")),
-				nodes.isEmpty() ? List.of() : List.of(nodes.split(",")), millis(values, "timeout"),
+				Integer.parseInt(values.getOrDefault("redisPort", "0")), list(values, "redlockNodes"),
+				list(values, "clusterNodes"), values.getOrDefault("sentinelMaster", ""), list(values, "sentinelNodes"),
+				Integer.parseInt(values.getOrDefault("minReplicas", "0")), millis(values, "timeout"),
 				Integer.parseInt(required(values, "threads")), Integer.parseInt(required(values, "keys")),
 				millis(values, "ttl"), millis(values, "waitTime"), Integer.parseInt(required(values, "workMin")),
 				Integer.parseInt(required(values, "workMax")), Integer.parseInt(required(values, "thinkMax")),
@@ -83,6 +91,10 @@ public record ClientSettings(String id, long seed, int storagePort, int redisPor
 		args.add("storagePort=" + this.storagePort);
 		args.add("redisPort=" + this.redisPort);
 		args.add("redlockNodes=" + String.join(",", this.redlockNodes));
+		args.add("clusterNodes=" + String.join(",", this.clusterNodes));
+		args.add("sentinelMaster=" + this.sentinelMaster);
+		args.add("sentinelNodes=" + String.join(",", this.sentinelNodes));
+		args.add("minReplicas=" + this.minReplicas);
 		args.add("timeout=" + this.timeout.toMillis());
 		args.add("threads=" + this.threads);
 		args.add("keys=" + this.keys);
@@ -108,7 +120,17 @@ public record ClientSettings(String id, long seed, int storagePort, int redisPor
 		properties.put("spring.data.redis.timeout", this.timeout.toMillis() + "ms");
 		properties.put("spring.data.redis.connect-timeout", this.timeout.toMillis() + "ms");
 		properties.put("spring.data.redis.lettuce.shutdown-timeout", "0ms");
-		if (this.redlockNodes.isEmpty()) {
+		if (!this.clusterNodes.isEmpty()) {
+			properties.put("spring.data.redis.cluster.nodes", String.join(",", this.clusterNodes));
+			// So that Lettuce follows a failover within about a second.
+			properties.put("spring.data.redis.lettuce.cluster.refresh.adaptive", true);
+			properties.put("spring.data.redis.lettuce.cluster.refresh.period", "1s");
+		}
+		else if (!this.sentinelMaster.isEmpty()) {
+			properties.put("spring.data.redis.sentinel.master", this.sentinelMaster);
+			properties.put("spring.data.redis.sentinel.nodes", String.join(",", this.sentinelNodes));
+		}
+		else if (this.redlockNodes.isEmpty()) {
 			properties.put("spring.data.redis.port", this.redisPort);
 		}
 		else {
@@ -116,6 +138,9 @@ public record ClientSettings(String id, long seed, int storagePort, int redisPor
 			properties.put("spring.data.redis.port", this.storagePort);
 			properties.put("distlock.redlock.nodes", String.join(",", this.redlockNodes));
 			properties.put("distlock.redlock.node-timeout", this.timeout.toMillis() + "ms");
+		}
+		if (this.minReplicas > 0) {
+			properties.put("distlock.replication.min-replicas", this.minReplicas);
 		}
 		properties.put("faults.ttl", this.ttl.toMillis() + "ms");
 		properties.put("faults.wait-time", this.waitTime.toMillis() + "ms");
@@ -128,6 +153,11 @@ public record ClientSettings(String id, long seed, int storagePort, int redisPor
 			throw new IllegalArgumentException("Missing argument " + name + "=...");
 		}
 		return value;
+	}
+
+	private static List<String> list(Map<String, String> values, String name) {
+		String value = values.getOrDefault(name, "");
+		return value.isEmpty() ? List.of() : List.of(value.split(","));
 	}
 
 	private static Duration millis(Map<String, String> values, String name) {
