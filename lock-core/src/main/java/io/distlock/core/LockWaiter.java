@@ -18,6 +18,7 @@ package io.distlock.core;
 
 import java.time.Duration;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -132,6 +133,14 @@ public final class LockWaiter {
 	 */
 	public boolean isWaitedFor(String resource) {
 		return this.byResource.containsKey(resource);
+	}
+
+	/**
+	 * Return the lock resources that threads of this application wait for now.
+	 * @return a snapshot of the resources waited for
+	 */
+	public Set<String> waitedFor() {
+		return Set.copyOf(this.byResource.keySet());
 	}
 
 	/**

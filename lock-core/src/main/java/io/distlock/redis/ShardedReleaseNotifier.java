@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
@@ -32,6 +33,7 @@ import io.lettuce.core.codec.StringCodec;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 
 import io.distlock.core.LockWaiter;
 
@@ -68,6 +70,8 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	private final Set<String> subscribed = new HashSet<>();
 
 	private @Nullable StatefulRedisClusterPubSubConnection<String, String> connection;
+
+	private @Nullable Disposable topologyChanges;
 
 	private volatile boolean running;
 
@@ -120,6 +124,11 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
 		this.connection = null;
 		this.subscribed.clear();
+		Disposable topologyChanges = this.topologyChanges;
+		this.topologyChanges = null;
+		if (topologyChanges != null) {
+			topologyChanges.dispose();
+		}
 		if (connection != null) {
 			connection.closeAsync();
 		}
@@ -226,6 +235,33 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		}
 		connection.addListener(new ReleaseListener());
 		this.connection = connection;
+		// Threads that began waiting while there was no connection.
+		this.waiter.waitedFor().forEach(this::changed);
+		AbstractRedisClient client = this.connectionFactory.getNativeClient();
+		if (client != null && this.topologyChanges == null) {
+			this.topologyChanges = client.getResources()
+				.eventBus()
+				.get()
+				.filter(ClusterTopologyChangedEvent.class::isInstance)
+				.subscribe((event) -> resubscribe());
+		}
+	}
+
+	/**
+	 * Subscribe again to every channel waited for, after the cluster's topology changed:
+	 * a failover or a moved slot can leave a subscription on a node that no longer serves
+	 * its lock (Lettuce does not move sharded subscriptions), and releases would then go
+	 * unheard. Each confirmation wakes that lock's waiters, in case a release was missed
+	 * meanwhile.
+	 */
+	private synchronized void resubscribe() {
+		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
+		if (!this.running || this.mode != Mode.SHARDED || connection == null) {
+			return;
+		}
+		for (String channel : this.subscribed) {
+			failed(connection.async().ssubscribe(channel), channel);
+		}
 	}
 
 	private void failed(RedisFuture<Void> command, String channel) {

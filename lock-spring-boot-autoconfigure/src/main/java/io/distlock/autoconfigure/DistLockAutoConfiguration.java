@@ -18,6 +18,8 @@ package io.distlock.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import io.distlock.LockListener;
 import io.distlock.LockTemplate;
 import io.distlock.core.LeaseRenewer;
@@ -68,8 +70,24 @@ public final class DistLockAutoConfiguration {
 		client.setFencingCounterRetention(properties.getFencingCounterRetention());
 		client.setShardedReleaseMessages(ReleaseNotifiers.isShardable(connectionFactory));
 		DistLockProperties.Replication replication = properties.getReplication();
+		if (replication.getMinReplicas() > 0) {
+			checkReplicationTimeout(replication.getTimeout(), LettuceFactories.commandTimeout(connectionFactory));
+		}
 		client.setReplicaAcknowledgement(replication.getMinReplicas(), replication.getTimeout());
 		return client;
+	}
+
+	/**
+	 * WAIT runs on the lock connection, whose command timeout would cut a longer wait
+	 * short with an error instead of the replica shortfall.
+	 */
+	private static void checkReplicationTimeout(Duration timeout, @Nullable Duration commandTimeout) {
+		if (commandTimeout != null && timeout.compareTo(commandTimeout) >= 0) {
+			throw new IllegalStateException("distlock.replication.timeout (" + timeout.toMillis()
+					+ "ms) must be shorter than the Redis command timeout, spring.data.redis.timeout ("
+					+ commandTimeout.toMillis() + "ms): the wait for replicas runs as a command on the lock "
+					+ "connection, and the command timeout would end it first");
+		}
 	}
 
 	@Bean

@@ -23,7 +23,6 @@ import io.distlock.redis.ShardedReleaseNotifier;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * Chooses how waiters hear of releases: sharded channels subscribed per waited-for lock
@@ -31,14 +30,11 @@ import org.springframework.util.ClassUtils;
  */
 final class ReleaseNotifiers {
 
-	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-			ReleaseNotifiers.class.getClassLoader());
-
 	private ReleaseNotifiers() {
 	}
 
 	static boolean isShardable(RedisConnectionFactory connectionFactory) {
-		return LETTUCE_PRESENT && Lettuce.isCluster(connectionFactory);
+		return LettuceFactories.isCluster(connectionFactory);
 	}
 
 	static SmartLifecycle create(RedisConnectionFactory connectionFactory, LockWaiter waiter) {
@@ -46,17 +42,6 @@ final class ReleaseNotifiers {
 			return new ShardedReleaseNotifier((LettuceConnectionFactory) connectionFactory, waiter);
 		}
 		return new RedisReleaseNotifier(connectionFactory, waiter);
-	}
-
-	/**
-	 * Loaded only when Lettuce is on the class path.
-	 */
-	private static final class Lettuce {
-
-		static boolean isCluster(RedisConnectionFactory connectionFactory) {
-			return connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
-		}
-
 	}
 
 }

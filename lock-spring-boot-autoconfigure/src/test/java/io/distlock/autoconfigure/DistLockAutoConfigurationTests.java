@@ -258,6 +258,26 @@ class DistLockAutoConfigurationTests {
 	}
 
 	@Test
+	void replicationTimeoutNotShorterThanTheCommandTimeoutFailsTheStartupSayingWhy() {
+		this.contextRunner
+			.withPropertyValues("distlock.replication.min-replicas=1", "distlock.replication.timeout=2s",
+					"spring.data.redis.timeout=2s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.replication.timeout (2000ms) must be shorter than the Redis command "
+						+ "timeout, spring.data.redis.timeout (2000ms)"));
+	}
+
+	@Test
+	void replicationTimeoutShorterThanTheCommandTimeoutStarts() {
+		this.contextRunner
+			.withPropertyValues("distlock.replication.min-replicas=1", "distlock.replication.timeout=100ms",
+					"spring.data.redis.timeout=2s")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(LockClient.class));
+	}
+
+	@Test
 	void minReplicasWithRedlockFailsTheStartupSayingWhy() {
 		this.contextRunner
 			.withPropertyValues("distlock.redlock.nodes=redis://127.0.0.1:1,redis://127.0.0.1:2,redis://127.0.0.1:3",
