@@ -150,7 +150,8 @@ class TlsApplicationIntegrationTests {
 			await().during(ttl.multipliedBy(4))
 				.atMost(ttl.multipliedBy(6))
 				.pollInterval(Duration.ofMillis(50))
-				.untilAsserted(() -> assertThat((Long) connection.command("PTTL", "lock:renewed")).as("lease left")
+				.untilAsserted(() -> assertThat((Long) connection.command("PTTL", "lock:renewed"))
+					.as("lease left; %s", template.getStatistics())
 					.isPositive());
 			assertThat(handle.isHeld()).isTrue();
 		}
