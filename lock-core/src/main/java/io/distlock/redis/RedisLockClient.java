@@ -35,6 +35,7 @@ import io.distlock.core.RaisableFencingLockClient;
 import io.distlock.core.Renewal;
 
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -355,8 +356,10 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 			return command.get();
 		}
 		catch (DataAccessException ex) {
-			throw new LockBackendException(key,
-					"Redis failed to " + operation + " lock '" + key + "': " + ex.getMessage(), ex);
+			// The most specific cause says why: Spring Data's own message is often just
+			// "Error in execution", where Redis said READONLY or NOPERM.
+			throw new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': "
+					+ NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
 		}
 	}
 

@@ -151,6 +151,20 @@ class RedisLockClientReplicationIntegrationTests {
 		restart.join();
 	}
 
+	@Test
+	void givenAReplicaWhenLockingOnItThenTheErrorSaysWhyRedisRefused() {
+		LettuceConnectionFactory onReplica = RedisConnections.connectionFactory(replica);
+		try {
+			RedisLockClient client = new RedisLockClient(onReplica);
+			assertThatExceptionOfType(LockBackendException.class)
+				.isThrownBy(() -> client.tryAcquire("lock:k", owner(), TTL))
+				.withMessageContaining("READONLY");
+		}
+		finally {
+			onReplica.destroy();
+		}
+	}
+
 	private static void awaitReplicaInSync() {
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> String.valueOf(replica.command("INFO", "replication")).contains("master_link_status:up")
