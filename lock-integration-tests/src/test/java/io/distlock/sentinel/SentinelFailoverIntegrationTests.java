@@ -231,7 +231,7 @@ class SentinelFailoverIntegrationTests {
 					LockRequest.of("k", Duration.ofSeconds(30), LONG_BACKOFF));
 			long releasedAt = System.nanoTime();
 			holder.close();
-			assertThat(waiting.acquiredAfter(releasedAt, Duration.ofSeconds(5))).isLessThan(Duration.ofMillis(1500));
+			assertThat(waiting.acquiredAfter(releasedAt, Duration.ofSeconds(10))).isLessThan(Duration.ofSeconds(5));
 			waiting.handle().close();
 		}
 	}

@@ -111,7 +111,7 @@ class SentinelLockingIntegrationTests {
 		Waiting waiting = Waiting.start(this.second.template(), LockRequest.of("k", TTL, LONG_BACKOFF).withFair(fair));
 		long releasedAt = System.nanoTime();
 		holder.close();
-		assertThat(waiting.acquiredAfter(releasedAt, Duration.ofSeconds(5))).isLessThan(Duration.ofMillis(1500));
+		assertThat(waiting.acquiredAfter(releasedAt, Duration.ofSeconds(10))).isLessThan(Duration.ofSeconds(5));
 		waiting.handle().close();
 	}
 
@@ -139,7 +139,7 @@ class SentinelLockingIntegrationTests {
 
 	@Test
 	void lockWithAShortTtlIsRenewedWhileHeldFourTimesItsTtl() {
-		Duration ttl = Duration.ofMillis(500);
+		Duration ttl = Duration.ofSeconds(1);
 		try (LockHandle handle = this.first.template().tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
 			// Checked all along: the lease never lapsed on the primary.
 			await().during(ttl.multipliedBy(4))

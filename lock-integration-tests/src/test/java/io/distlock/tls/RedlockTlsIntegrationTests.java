@@ -123,12 +123,12 @@ class RedlockTlsIntegrationTests {
 		long releasedAt = System.nanoTime();
 		holder.close();
 		acquired.get(5, TimeUnit.SECONDS).close();
-		assertThat(Duration.ofNanos(acquiredAt[0] - releasedAt)).isLessThan(Duration.ofMillis(1500));
+		assertThat(Duration.ofNanos(acquiredAt[0] - releasedAt)).isLessThan(Duration.ofSeconds(5));
 	}
 
 	@Test
 	void lockWithAShortTtlIsRenewedOnEveryNodeWhileHeldFourTimesItsTtl() {
-		Duration ttl = Duration.ofMillis(500);
+		Duration ttl = Duration.ofSeconds(1);
 		try (LockHandle handle = template(0).tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
 			await().during(ttl.multipliedBy(4))
 				.atMost(ttl.multipliedBy(6))

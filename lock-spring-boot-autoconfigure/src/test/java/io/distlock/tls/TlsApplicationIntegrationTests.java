@@ -142,9 +142,9 @@ class TlsApplicationIntegrationTests {
 		long releasedAt = System.nanoTime();
 		holder.close();
 		acquired.get(5, TimeUnit.SECONDS).close();
-		assertThat(Duration.ofNanos(acquiredAt[0] - releasedAt)).isLessThan(Duration.ofMillis(1500));
+		assertThat(Duration.ofNanos(acquiredAt[0] - releasedAt)).isLessThan(Duration.ofSeconds(5));
 		// Renewed: held four times its ttl without the lease lapsing.
-		Duration ttl = Duration.ofMillis(500);
+		Duration ttl = Duration.ofSeconds(1);
 		try (RespConnection connection = redis.connect(Duration.ofSeconds(1));
 				LockHandle handle = template.tryAcquire("renewed", ttl, Duration.ZERO).orElseThrow()) {
 			await().during(ttl.multipliedBy(4))
