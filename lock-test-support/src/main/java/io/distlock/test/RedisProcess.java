@@ -122,7 +122,7 @@ final class RedisProcess {
 						"redis-server did not answer on " + address + " within " + timeout.toMillis() + " ms",
 						output.get());
 			}
-			sleep(Duration.ofMillis(20));
+			Polling.sleep(Duration.ofMillis(20), "waiting for redis-server to start");
 		}
 	}
 
@@ -214,16 +214,6 @@ final class RedisProcess {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while sending SIG" + signal + " to " + pid(), ex);
-		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting for redis-server to start", ex);
 		}
 	}
 
