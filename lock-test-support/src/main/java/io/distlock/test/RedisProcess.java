@@ -51,7 +51,8 @@ final class RedisProcess {
 	/**
 	 * Launch a server and wait until it answers commands on the given port, over TLS when
 	 * an SSL context is given.
-	 * @param arguments everything after the binary, such as {@link #serverArguments}
+	 * @param arguments everything after the binary, such as
+	 * {@link ServerArguments#server}
 	 */
 	static RedisProcess start(RedisBinary binary, List<String> arguments, int port, @Nullable String password,
 			@Nullable SSLContext ssl, WorkDirectory directory, Duration timeout) {
@@ -85,27 +86,6 @@ final class RedisProcess {
 			throw ex;
 		}
 		return redis;
-	}
-
-	/**
-	 * Return the arguments of a data server (not a sentinel).
-	 * @param listen the arguments that choose the ports, such as {@code --port 6379}
-	 * @param extraArgs further arguments, which come last and so win
-	 */
-	static List<String> serverArguments(RedisBinary binary, List<String> listen, List<String> extraArgs) {
-		List<String> arguments = new ArrayList<>(List.of("--bind", RedisServer.HOST));
-		arguments.addAll(listen);
-		arguments.addAll(List.of("--save", "", "--appendonly", "no", "--daemonize", "no"));
-		// A replica's full sync starts at once instead of after 5 seconds (diskless sync
-		// is
-		// on by default since Redis 7).
-		arguments.addAll(List.of("--repl-diskless-sync-delay", "0"));
-		if (binary.majorVersion() >= 7) {
-			// DEBUG (for debugSleep) is off by default since Redis 7.
-			arguments.addAll(List.of("--enable-debug-command", "local"));
-		}
-		arguments.addAll(extraArgs);
-		return arguments;
 	}
 
 	private void awaitReady(int port, @Nullable String password, @Nullable SSLContext ssl, Duration timeout,

@@ -91,7 +91,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		List<RedisServer> sentinels = new ArrayList<>();
 		try {
 			List<String> args = new ArrayList<>(Arrays.asList(extraArgs));
-			String password = RedisServer.requirePass(args);
+			String password = ServerArguments.requirePass(args);
 			if (password != null) {
 				// A primary that a failover turns into a replica must log in to the new
 				// one; the replicas get --masterauth from startReplicaOf.
