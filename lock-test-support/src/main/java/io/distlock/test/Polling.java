@@ -71,12 +71,20 @@ final class Polling {
 	}
 
 	static void sleep(Duration duration) {
+		sleep(duration, "waiting");
+	}
+
+	/**
+	 * Sleep for the given time; if interrupted, keep the interrupt and fail with
+	 * {@code "Interrupted while " + what}.
+	 */
+	static void sleep(Duration duration, String what) {
 		try {
 			Thread.sleep(duration.toMillis());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting", ex);
+			throw new IllegalStateException("Interrupted while " + what, ex);
 		}
 	}
 

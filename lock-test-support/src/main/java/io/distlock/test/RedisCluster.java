@@ -16,20 +16,8 @@
 
 package io.distlock.test;
 
-import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.function.Supplier;
-
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 
@@ -54,30 +42,13 @@ public final class RedisCluster implements AutoCloseable {
 
 	private static final Duration DEFAULT_NODE_TIMEOUT = Duration.ofMillis(1000);
 
-	private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
+	private final ClusterNodes nodes;
 
-	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+	private final ClusterAwaiter awaiter;
 
-	private static final int ADDSLOTS_CHUNK = 1000;
-
-	private static final int MIGRATE_BATCH = 100;
-
-	private static final int START_ATTEMPTS = 5;
-
-	private final List<RedisServer> nodes;
-
-	private final @Nullable String password;
-
-	private final Duration awaitTimeout;
-
-	private final Map<RedisServer, RespConnection> connections = new HashMap<>();
-
-	private RedisCluster(List<RedisServer> nodes, Duration nodeTimeout) {
-		this.nodes = List.copyOf(nodes);
-		this.password = nodes.get(0).password();
-		// Failure detection and election take a few node timeouts; full syncs and the
-		// writable delay of a restarted primary (2 s) come on top.
-		this.awaitTimeout = Duration.ofSeconds(30).plus(nodeTimeout.multipliedBy(10));
+	RedisCluster(ClusterNodes nodes, ClusterAwaiter awaiter) {
+		this.nodes = nodes;
+		this.awaiter = awaiter;
 	}
 
 	/**
@@ -118,7 +89,7 @@ public final class RedisCluster implements AutoCloseable {
 	 * @return an unmodifiable list of the nodes
 	 */
 	public List<RedisServer> nodes() {
-		return this.nodes;
+		return this.nodes.list();
 	}
 
 	/**
@@ -127,7 +98,7 @@ public final class RedisCluster implements AutoCloseable {
 	 * @return the addresses, such as {@code 127.0.0.1:21345}
 	 */
 	public List<String> nodeAddresses() {
-		return this.nodes.stream().map(RedisCluster::address).toList();
+		return this.nodes.addresses();
 	}
 
 	/**
@@ -136,16 +107,7 @@ public final class RedisCluster implements AutoCloseable {
 	 * @return the primaries
 	 */
 	public List<RedisServer> primaries() {
-		View view = view(anyRunning());
-		return view.lines()
-			.stream()
-			.filter((line) -> line.isPrimary() && !line.isFailing())
-			.map(this::server)
-			.filter((server) -> server != null && server.isRunning())
-			.map(Objects::requireNonNull)
-			.sorted(Comparator.comparingInt((RedisServer server) -> view.lowestSlot(server.port()))
-				.thenComparingInt(RedisServer::port))
-			.toList();
+		return this.nodes.primaries();
 	}
 
 	/**
@@ -155,15 +117,7 @@ public final class RedisCluster implements AutoCloseable {
 	 * @return its replicas
 	 */
 	public List<RedisServer> replicasOf(RedisServer primary) {
-		View view = view(anyRunning());
-		String primaryId = view.idOf(primary.port());
-		return view.lines()
-			.stream()
-			.filter((line) -> primaryId.equals(line.primaryId()))
-			.map(this::server)
-			.filter(Objects::nonNull)
-			.map(Objects::requireNonNull)
-			.toList();
+		return this.nodes.replicasOf(primary);
 	}
 
 	/**
@@ -174,18 +128,7 @@ public final class RedisCluster implements AutoCloseable {
 	 */
 	public RedisServer primaryForSlot(int slot) {
 		checkSlot(slot);
-		View view = view(anyRunning());
-		String owner = view.slotOwners()[slot];
-		for (NodeLine line : view.lines()) {
-			if (line.id().equals(owner)) {
-				RedisServer server = server(line);
-				if (server != null) {
-					return server;
-				}
-			}
-		}
-		throw new IllegalStateException(
-				"No node of the cluster owns slot " + slot + "; " + view.observer() + " sees:\n" + view.text());
+		return this.nodes.primaryForSlot(slot);
 	}
 
 	/**
@@ -205,13 +148,13 @@ public final class RedisCluster implements AutoCloseable {
 	 * @return the new primary
 	 */
 	public RedisServer failover(RedisServer primary) {
-		List<Integer> slots = slotsOf(primary);
+		List<Integer> slots = this.nodes.slotsOf(primary);
 		RedisServer replica = replicasOf(primary).stream()
 			.filter(RedisServer::isRunning)
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException(primary + " has no running replica to fail over to"));
-		command(replica, "CLUSTER", "FAILOVER");
-		awaitOwner(replica, slots, "promote " + replica + " in place of " + primary);
+		this.nodes.command(replica, "CLUSTER", "FAILOVER");
+		this.awaiter.awaitOwner(replica, slots, "promote " + replica + " in place of " + primary);
 		return replica;
 	}
 
@@ -223,23 +166,13 @@ public final class RedisCluster implements AutoCloseable {
 	 * @return the new primary
 	 */
 	public RedisServer killPrimaryAndAwaitFailover(RedisServer primary) {
-		List<Integer> slots = slotsOf(primary);
+		List<Integer> slots = this.nodes.slotsOf(primary);
 		List<RedisServer> replicas = replicasOf(primary).stream().filter(RedisServer::isRunning).toList();
 		if (replicas.isEmpty()) {
 			throw new IllegalStateException(primary + " has no running replica to fail over to");
 		}
 		primary.kill();
-		RedisServer[] promoted = new RedisServer[1];
-		await("promote a replica of " + primary + " after killing it", () -> {
-			for (RedisServer replica : replicas) {
-				if (ownerMismatch(replica, slots) == null) {
-					promoted[0] = replica;
-					return healthProblem();
-				}
-			}
-			return "no replica of " + primary + " owns its slots yet";
-		});
-		return Objects.requireNonNull(promoted[0]);
+		return this.awaiter.awaitPromotion(primary, replicas, slots);
 	}
 
 	/**
@@ -249,21 +182,8 @@ public final class RedisCluster implements AutoCloseable {
 	 * @param node a node of this cluster
 	 */
 	public void rejoin(RedisServer node) {
-		checkNode(node);
-		long deadline = System.nanoTime() + this.awaitTimeout.toNanos();
-		while (true) {
-			try {
-				node.ensureRunning();
-				break;
-			}
-			catch (RedisStartupException ex) {
-				// The cluster bus port may be taken for a while; see startNode.
-				if (!isPortInUse(ex) || System.nanoTime() - deadline > 0) {
-					throw ex;
-				}
-				sleep(POLL_INTERVAL);
-			}
-		}
+		this.nodes.checkNode(node);
+		ClusterFormation.restartNode(node, this.awaiter.timeout());
 		awaitHealthy();
 	}
 
@@ -277,15 +197,8 @@ public final class RedisCluster implements AutoCloseable {
 	 */
 	public SlotMigration migrateSlot(int slot, RedisServer target) {
 		checkSlot(slot);
-		checkNode(target);
-		RedisServer source = primaryForSlot(slot);
-		if (source.equals(target)) {
-			throw new IllegalArgumentException(target + " already owns slot " + slot);
-		}
-		String s = Integer.toString(slot);
-		command(target, "CLUSTER", "SETSLOT", s, "IMPORTING", id(source));
-		command(source, "CLUSTER", "SETSLOT", s, "MIGRATING", id(target));
-		return new SlotMigration(slot, source, target);
+		this.nodes.checkNode(target);
+		return new SlotMigration(ClusterSlotMigration.begin(this.nodes, this.awaiter, slot, target));
 	}
 
 	/**
@@ -306,7 +219,7 @@ public final class RedisCluster implements AutoCloseable {
 	 * {@code CLUSTER NODES} output of every node
 	 */
 	public void awaitHealthy() {
-		await("become healthy", this::healthProblem);
+		this.awaiter.awaitHealthy();
 	}
 
 	/**
@@ -315,401 +228,18 @@ public final class RedisCluster implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		closeConnections();
-		closeAll(this.nodes);
+		this.nodes.closeConnections();
+		Closeables.closeAll(this.nodes.list());
 	}
 
 	@Override
 	public String toString() {
-		return "Redis Cluster of " + nodeAddresses();
-	}
-
-	private static RedisCluster create(int primaries, int replicasPerPrimary, Duration nodeTimeout,
-			List<String> extraArgs) {
-		List<String> args = nodeArgs(nodeTimeout, extraArgs);
-		int count = primaries * (1 + replicasPerPrimary);
-		List<RedisServer> started = new ArrayList<>(count);
-		RedisCluster cluster = null;
-		try {
-			for (int i = 0; i < count; i++) {
-				started.add(startNode(args));
-			}
-			cluster = new RedisCluster(started, nodeTimeout);
-			cluster.form(primaries, replicasPerPrimary);
-			return cluster;
-		}
-		catch (RuntimeException ex) {
-			if (cluster != null) {
-				cluster.closeConnections();
-			}
-			try {
-				closeAll(started);
-			}
-			catch (RuntimeException closeFailure) {
-				ex.addSuppressed(closeFailure);
-			}
-			throw ex;
-		}
-	}
-
-	// The cluster bus listens on the port plus 10000, which PortAllocator does not check
-	// and which may be an ephemeral port of some client connection at the time: then
-	// another port is tried.
-	private static RedisServer startNode(List<String> args) {
-		for (int attempt = 1;; attempt++) {
-			try {
-				return RedisServer.start(args.toArray(String[]::new));
-			}
-			catch (RedisStartupException ex) {
-				if (!isPortInUse(ex) || attempt == START_ATTEMPTS) {
-					throw ex;
-				}
-			}
-		}
-	}
-
-	private static boolean isPortInUse(RedisStartupException ex) {
-		// Redis 7.0 as embedded (musl) says "Address in use", glibc builds "Address
-		// already in use".
-		return ex.isPortInUse() || String.valueOf(ex.getMessage()).contains("Address in use");
-	}
-
-	private static List<String> nodeArgs(Duration nodeTimeout, List<String> extraArgs) {
-		List<String> args = new ArrayList<>(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-				"--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()),
-				// Any replica may be promoted, however long it was cut off: failover on
-				// loopback then only waits for failure detection and the election.
-				"--cluster-replica-validity-factor", "0",
-				// Replicas stay with the primary they were given.
-				"--cluster-migration-barrier", "999",
-				// Redis 7 syncs replicas diskless by default, after waiting 5 s for more
-				// replicas to share the transfer.
-				"--repl-diskless-sync-delay", "0"));
-		String password = null;
-		boolean masterAuth = false;
-		for (int i = 0; i < extraArgs.size(); i++) {
-			String arg = extraArgs.get(i);
-			if (arg.equalsIgnoreCase("--requirepass") && i + 1 < extraArgs.size()) {
-				password = extraArgs.get(i + 1);
-			}
-			masterAuth |= arg.equalsIgnoreCase("--masterauth");
-		}
-		if (password != null && !masterAuth) {
-			// Every node may become a replica after a failover.
-			args.addAll(List.of("--masterauth", password));
-		}
-		args.addAll(extraArgs);
-		return args;
-	}
-
-	private void form(int primaries, int replicasPerPrimary) {
-		// Distinct config epochs, as redis-cli gives them, spare the nodes resolving
-		// collisions of the slots they claim.
-		for (int i = 0; i < this.nodes.size(); i++) {
-			command(this.nodes.get(i), "CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
-		}
-		for (int i = 0; i < primaries; i++) {
-			int first = i * SLOTS / primaries;
-			int end = (i + 1) * SLOTS / primaries;
-			for (int chunk = first; chunk < end; chunk += ADDSLOTS_CHUNK) {
-				List<String> command = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
-				for (int slot = chunk; slot < Math.min(end, chunk + ADDSLOTS_CHUNK); slot++) {
-					command.add(Integer.toString(slot));
-				}
-				command(this.nodes.get(i), command.toArray(String[]::new));
-			}
-		}
-		RedisServer first = this.nodes.get(0);
-		for (RedisServer node : this.nodes.subList(1, this.nodes.size())) {
-			command(first, "CLUSTER", "MEET", RedisServer.HOST, Integer.toString(node.port()));
-		}
-		await("let every node meet every other", this::meetProblem);
-		for (int i = 0; i < primaries; i++) {
-			String primaryId = id(this.nodes.get(i));
-			for (int r = 0; r < replicasPerPrimary; r++) {
-				RedisServer replica = this.nodes.get(primaries + i * replicasPerPrimary + r);
-				await("make " + replica + " a replica of " + this.nodes.get(i), () -> {
-					try {
-						command(replica, "CLUSTER", "REPLICATE", primaryId);
-						return null;
-					}
-					catch (RedisCommandException ex) {
-						return "CLUSTER REPLICATE answered " + ex.getMessage();
-					}
-				});
-			}
-		}
-		awaitHealthy();
-	}
-
-	private @Nullable String meetProblem() {
-		for (RedisServer node : this.nodes) {
-			View view = view(node);
-			for (RedisServer other : this.nodes) {
-				NodeLine line = view.lineOf(other.port());
-				if (line == null) {
-					return node + " does not know " + other + " yet";
-				}
-				if (line.flags().contains("handshake") || line.flags().contains("noaddr")) {
-					return node + " is still in handshake with " + other;
-				}
-			}
-		}
-		return null;
-	}
-
-	private @Nullable String healthProblem() {
-		List<RedisServer> running = this.nodes.stream().filter(RedisServer::isRunning).toList();
-		if (running.isEmpty()) {
-			return "no node is running";
-		}
-		View reference = null;
-		for (RedisServer node : running) {
-			String info = (String) Objects.requireNonNull(command(node, "CLUSTER", "INFO"));
-			if (!info.contains("cluster_state:ok")) {
-				return node + " reports cluster_state other than ok";
-			}
-			if (!info.contains("cluster_slots_ok:" + SLOTS)) {
-				return node + " does not report all " + SLOTS + " slots ok";
-			}
-			View view = view(node);
-			for (RedisServer other : running) {
-				NodeLine line = view.lineOf(other.port());
-				if (line == null || line.isFailing() || line.flags().contains("handshake")) {
-					return node + " does not see " + other + " as a healthy node";
-				}
-			}
-			if (reference == null) {
-				reference = view;
-				for (String owner : view.slotOwners()) {
-					RedisServer server = (owner != null) ? serverById(view, owner) : null;
-					if (server == null || !server.isRunning()) {
-						return node + " sees a slot owned by " + owner + ", which is not a running node";
-					}
-				}
-			}
-			else {
-				if (!Arrays.equals(view.slotOwners(), reference.slotOwners())) {
-					return node + " and " + reference.observer() + " disagree on the owners of slots";
-				}
-				for (RedisServer other : running) {
-					if (!Objects.equals(view.roleOf(other.port()), reference.roleOf(other.port()))) {
-						return node + " and " + reference.observer() + " disagree on the role of " + other;
-					}
-				}
-			}
-			String replication = (String) Objects.requireNonNull(command(node, "INFO", "replication"));
-			if (replication.contains("role:slave") && !replication.contains("master_link_status:up")) {
-				return node + " is a replica whose link to its primary is not up";
-			}
-		}
-		return null;
-	}
-
-	private void awaitOwner(RedisServer owner, List<Integer> slots, String description) {
-		await(description, () -> {
-			String mismatch = ownerMismatch(owner, slots);
-			return (mismatch != null) ? mismatch : healthProblem();
-		});
-	}
-
-	// Whether every running node sees the given node as a primary owning the slots.
-	private @Nullable String ownerMismatch(RedisServer owner, List<Integer> slots) {
-		if (!owner.isRunning()) {
-			return owner + " is not running";
-		}
-		for (RedisServer node : this.nodes) {
-			if (!node.isRunning()) {
-				continue;
-			}
-			View view = view(node);
-			NodeLine line = view.lineOf(owner.port());
-			if (line == null || !line.isPrimary()) {
-				return node + " does not see " + owner + " as a primary yet";
-			}
-			String[] owners = view.slotOwners();
-			for (int slot : slots) {
-				if (!line.id().equals(owners[slot])) {
-					return node + " does not see " + owner + " as the owner of slot " + slot + " yet";
-				}
-			}
-		}
-		return null;
-	}
-
-	private List<Integer> slotsOf(RedisServer primary) {
-		checkNode(primary);
-		View view = view(anyRunning());
-		String id = view.idOf(primary.port());
-		String[] owners = view.slotOwners();
-		List<Integer> slots = new ArrayList<>();
-		for (int slot = 0; slot < SLOTS; slot++) {
-			if (id.equals(owners[slot])) {
-				slots.add(slot);
-			}
-		}
-		if (slots.isEmpty()) {
-			throw new IllegalStateException(primary + " owns no slots");
-		}
-		return slots;
-	}
-
-	private void await(String description, Supplier<@Nullable String> problem) {
-		long deadline = System.nanoTime() + this.awaitTimeout.toNanos();
-		String last;
-		while (true) {
-			try {
-				last = problem.get();
-				if (last == null) {
-					return;
-				}
-			}
-			catch (RuntimeException ex) {
-				last = ex.toString();
-			}
-			if (System.nanoTime() - deadline > 0) {
-				throw new IllegalStateException("The cluster did not " + description + " within "
-						+ this.awaitTimeout.toMillis() + " ms; last problem: " + last + "\n" + describeNodes());
-			}
-			sleep(POLL_INTERVAL);
-		}
-	}
-
-	private String describeNodes() {
-		StringBuilder description = new StringBuilder();
-		for (RedisServer node : this.nodes) {
-			description.append("CLUSTER NODES of ").append(address(node)).append(':');
-			if (!node.isRunning()) {
-				description.append(" not running\n");
-				continue;
-			}
-			try {
-				description.append('\n').append(command(node, "CLUSTER", "NODES"));
-			}
-			catch (RuntimeException ex) {
-				description.append(' ').append(ex).append('\n');
-			}
-		}
-		return description.toString();
-	}
-
-	private RedisServer anyRunning() {
-		return this.nodes.stream()
-			.filter(RedisServer::isRunning)
-			.findFirst()
-			.orElseThrow(() -> new IllegalStateException("No node of " + this + " is running"));
-	}
-
-	private String id(RedisServer node) {
-		return (String) Objects.requireNonNull(command(node, "CLUSTER", "MYID"));
-	}
-
-	private View view(RedisServer node) {
-		return View.parse(node, (String) Objects.requireNonNull(command(node, "CLUSTER", "NODES")));
-	}
-
-	private @Nullable RedisServer server(NodeLine line) {
-		for (RedisServer node : this.nodes) {
-			if (node.port() == line.port()) {
-				return node;
-			}
-		}
-		return null;
-	}
-
-	private @Nullable RedisServer serverById(View view, String id) {
-		for (NodeLine line : view.lines()) {
-			if (line.id().equals(id)) {
-				return server(line);
-			}
-		}
-		return null;
-	}
-
-	// Connections are kept open: a connection per poll would leave thousands of
-	// ephemeral ports in TIME_WAIT, some of them cluster bus ports of nodes to come.
-	private synchronized @Nullable Object command(RedisServer node, String... args) {
-		RespConnection connection = this.connections.remove(node);
-		if (connection != null) {
-			try {
-				Object reply = connection.command(args);
-				this.connections.put(node, connection);
-				return reply;
-			}
-			catch (UncheckedIOException ex) {
-				// Most likely the node was restarted since: try once more on a new
-				// connection.
-				connection.close();
-			}
-			catch (RuntimeException ex) {
-				this.connections.put(node, connection);
-				throw ex;
-			}
-		}
-		connection = RespConnection.open(RedisServer.HOST, node.port(), this.password, COMMAND_TIMEOUT);
-		try {
-			Object reply = connection.command(args);
-			this.connections.put(node, connection);
-			return reply;
-		}
-		catch (RedisCommandException ex) {
-			this.connections.put(node, connection);
-			throw ex;
-		}
-		catch (RuntimeException ex) {
-			connection.close();
-			throw ex;
-		}
-	}
-
-	private synchronized void closeConnections() {
-		this.connections.values().forEach(RespConnection::close);
-		this.connections.clear();
-	}
-
-	private void checkNode(RedisServer node) {
-		if (!this.nodes.contains(node)) {
-			throw new IllegalArgumentException(node + " is not a node of " + this);
-		}
+		return this.nodes.toString();
 	}
 
 	private static void checkSlot(int slot) {
 		if (slot < 0 || slot >= SLOTS) {
 			throw new IllegalArgumentException("slot must be from 0 to " + (SLOTS - 1) + " but was " + slot);
-		}
-	}
-
-	private static String address(RedisServer node) {
-		return RedisServer.HOST + ":" + node.port();
-	}
-
-	private static void closeAll(List<RedisServer> servers) {
-		RuntimeException failure = null;
-		for (RedisServer server : servers) {
-			try {
-				server.close();
-			}
-			catch (RuntimeException ex) {
-				if (failure == null) {
-					failure = ex;
-				}
-				else {
-					failure.addSuppressed(ex);
-				}
-			}
-		}
-		if (failure != null) {
-			throw failure;
-		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting for the cluster", ex);
 		}
 	}
 
@@ -787,7 +317,7 @@ public final class RedisCluster implements AutoCloseable {
 		 * @return the healthy cluster, to be closed by the caller
 		 */
 		public RedisCluster start() {
-			return create(this.primaries, this.replicasPerPrimary, this.nodeTimeout, this.extraArgs);
+			return ClusterFormation.create(this.primaries, this.replicasPerPrimary, this.nodeTimeout, this.extraArgs);
 		}
 
 	}
@@ -798,16 +328,10 @@ public final class RedisCluster implements AutoCloseable {
 	 */
 	public final class SlotMigration {
 
-		private final int slot;
+		private final ClusterSlotMigration migration;
 
-		private final RedisServer source;
-
-		private final RedisServer target;
-
-		private SlotMigration(int slot, RedisServer source, RedisServer target) {
-			this.slot = slot;
-			this.source = source;
-			this.target = target;
+		private SlotMigration(ClusterSlotMigration migration) {
+			this.migration = migration;
 		}
 
 		/**
@@ -815,7 +339,7 @@ public final class RedisCluster implements AutoCloseable {
 		 * @return the slot
 		 */
 		public int slot() {
-			return this.slot;
+			return this.migration.slot();
 		}
 
 		/**
@@ -823,7 +347,7 @@ public final class RedisCluster implements AutoCloseable {
 		 * @return the source
 		 */
 		public RedisServer source() {
-			return this.source;
+			return this.migration.source();
 		}
 
 		/**
@@ -831,7 +355,7 @@ public final class RedisCluster implements AutoCloseable {
 		 * @return the target
 		 */
 		public RedisServer target() {
-			return this.target;
+			return this.migration.target();
 		}
 
 		/**
@@ -841,11 +365,7 @@ public final class RedisCluster implements AutoCloseable {
 		 * @return whether the key existed on the source
 		 */
 		public boolean moveKey(String key) {
-			if (RedisCluster.slot(key) != this.slot) {
-				throw new IllegalArgumentException(
-						key + " is in slot " + RedisCluster.slot(key) + ", not " + this.slot);
-			}
-			return migrate(List.of(key));
+			return this.migration.moveKey(key);
 		}
 
 		/**
@@ -853,16 +373,7 @@ public final class RedisCluster implements AutoCloseable {
 		 * @return how many keys were moved
 		 */
 		public int moveKeys() {
-			int moved = 0;
-			while (true) {
-				List<?> keys = (List<?>) Objects.requireNonNull(command(this.source, "CLUSTER", "GETKEYSINSLOT",
-						Integer.toString(this.slot), Integer.toString(MIGRATE_BATCH)));
-				if (keys.isEmpty()) {
-					return moved;
-				}
-				migrate(keys.stream().map(String.class::cast).toList());
-				moved += keys.size();
-			}
+			return this.migration.moveKeys();
 		}
 
 		/**
@@ -871,132 +382,7 @@ public final class RedisCluster implements AutoCloseable {
 		 * answers with a {@code MOVED} redirect.
 		 */
 		public void finish() {
-			moveKeys();
-			String s = Integer.toString(this.slot);
-			String targetId = id(this.target);
-			// Target first, so it owns the slot before the source stops redirecting to
-			// it.
-			command(this.target, "CLUSTER", "SETSLOT", s, "NODE", targetId);
-			command(this.source, "CLUSTER", "SETSLOT", s, "NODE", targetId);
-			for (RedisServer primary : primaries()) {
-				if (!primary.equals(this.target) && !primary.equals(this.source)) {
-					command(primary, "CLUSTER", "SETSLOT", s, "NODE", targetId);
-				}
-			}
-			awaitOwner(this.target, List.of(this.slot), "agree that " + this.target + " owns slot " + this.slot);
-		}
-
-		private boolean migrate(List<String> keys) {
-			List<String> command = new ArrayList<>(List.of("MIGRATE", RedisServer.HOST,
-					Integer.toString(this.target.port()), "", "0", Long.toString(COMMAND_TIMEOUT.toMillis() / 2)));
-			if (RedisCluster.this.password != null) {
-				command.addAll(List.of("AUTH", RedisCluster.this.password));
-			}
-			command.add("KEYS");
-			command.addAll(keys);
-			return "OK".equals(command(this.source, command.toArray(String[]::new)));
-		}
-
-	}
-
-	/**
-	 * One line of {@code CLUSTER NODES}.
-	 */
-	private record NodeLine(String id, int port, Set<String> flags, @Nullable String primaryId,
-			List<int[]> slotRanges) {
-
-		static NodeLine parse(String text) {
-			String[] fields = text.trim().split(" ");
-			// ip:port@cport, with ",hostname" on Redis 7 when one is announced.
-			String address = fields[1].split("@")[0];
-			int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
-			Set<String> flags = new HashSet<>(Arrays.asList(fields[2].split(",")));
-			String primaryId = fields[3].equals("-") ? null : fields[3];
-			List<int[]> ranges = new ArrayList<>();
-			for (int i = 8; i < fields.length; i++) {
-				String field = fields[i];
-				if (field.startsWith("[")) {
-					// An importing or migrating slot: still owned by the node listed for
-					// it.
-					continue;
-				}
-				int dash = field.indexOf('-');
-				if (dash < 0) {
-					int slot = Integer.parseInt(field);
-					ranges.add(new int[] { slot, slot });
-				}
-				else {
-					ranges.add(new int[] { Integer.parseInt(field.substring(0, dash)),
-							Integer.parseInt(field.substring(dash + 1)) });
-				}
-			}
-			return new NodeLine(fields[0], port, flags, primaryId, ranges);
-		}
-
-		boolean isPrimary() {
-			return this.flags.contains("master");
-		}
-
-		boolean isFailing() {
-			return this.flags.contains("fail") || this.flags.contains("fail?") || this.flags.contains("noaddr");
-		}
-
-		String role() {
-			return isPrimary() ? "primary" : "replica of " + this.primaryId;
-		}
-
-	}
-
-	/**
-	 * The cluster as one node sees it: its {@code CLUSTER NODES} output.
-	 */
-	private record View(RedisServer observer, String text, List<NodeLine> lines, @Nullable String[] slotOwners) {
-
-		static View parse(RedisServer observer, String text) {
-			List<NodeLine> lines = new ArrayList<>();
-			for (String line : text.split("\n")) {
-				if (!line.isBlank()) {
-					lines.add(NodeLine.parse(line));
-				}
-			}
-			@Nullable String[] owners = new String[SLOTS];
-			for (NodeLine line : lines) {
-				for (int[] range : line.slotRanges()) {
-					Arrays.fill(owners, range[0], range[1] + 1, line.id());
-				}
-			}
-			return new View(observer, text, List.copyOf(lines), owners);
-		}
-
-		@Nullable NodeLine lineOf(int port) {
-			for (NodeLine line : this.lines) {
-				if (line.port() == port) {
-					return line;
-				}
-			}
-			return null;
-		}
-
-		String idOf(int port) {
-			NodeLine line = lineOf(port);
-			if (line == null) {
-				throw new IllegalStateException(
-						this.observer + " does not know the node on port " + port + "; it sees:\n" + this.text);
-			}
-			return line.id();
-		}
-
-		@Nullable String roleOf(int port) {
-			NodeLine line = lineOf(port);
-			return (line != null) ? line.role() : null;
-		}
-
-		int lowestSlot(int port) {
-			NodeLine line = lineOf(port);
-			if (line == null) {
-				return SLOTS;
-			}
-			return line.slotRanges().stream().mapToInt((range) -> range[0]).min().orElse(SLOTS);
+			this.migration.finish();
 		}
 
 	}

@@ -51,7 +51,8 @@ final class RedisProcess {
 	/**
 	 * Launch a server and wait until it answers commands on the given port, over TLS when
 	 * an SSL context is given.
-	 * @param arguments everything after the binary, such as {@link #serverArguments}
+	 * @param arguments everything after the binary, such as
+	 * {@link ServerArguments#server}
 	 */
 	static RedisProcess start(RedisBinary binary, List<String> arguments, int port, @Nullable String password,
 			@Nullable SSLContext ssl, WorkDirectory directory, Duration timeout) {
@@ -87,27 +88,6 @@ final class RedisProcess {
 		return redis;
 	}
 
-	/**
-	 * Return the arguments of a data server (not a sentinel).
-	 * @param listen the arguments that choose the ports, such as {@code --port 6379}
-	 * @param extraArgs further arguments, which come last and so win
-	 */
-	static List<String> serverArguments(RedisBinary binary, List<String> listen, List<String> extraArgs) {
-		List<String> arguments = new ArrayList<>(List.of("--bind", RedisServer.HOST));
-		arguments.addAll(listen);
-		arguments.addAll(List.of("--save", "", "--appendonly", "no", "--daemonize", "no"));
-		// A replica's full sync starts at once instead of after 5 seconds (diskless sync
-		// is
-		// on by default since Redis 7).
-		arguments.addAll(List.of("--repl-diskless-sync-delay", "0"));
-		if (binary.majorVersion() >= 7) {
-			// DEBUG (for debugSleep) is off by default since Redis 7.
-			arguments.addAll(List.of("--enable-debug-command", "local"));
-		}
-		arguments.addAll(extraArgs);
-		return arguments;
-	}
-
 	private void awaitReady(int port, @Nullable String password, @Nullable SSLContext ssl, Duration timeout,
 			Supplier<String> output) {
 		String address = RedisServer.HOST + ":" + port;
@@ -122,7 +102,7 @@ final class RedisProcess {
 						"redis-server did not answer on " + address + " within " + timeout.toMillis() + " ms",
 						output.get());
 			}
-			sleep(Duration.ofMillis(20));
+			Polling.sleep(Duration.ofMillis(20), "waiting for redis-server to start");
 		}
 	}
 
@@ -214,16 +194,6 @@ final class RedisProcess {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while sending SIG" + signal + " to " + pid(), ex);
-		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting for redis-server to start", ex);
 		}
 	}
 

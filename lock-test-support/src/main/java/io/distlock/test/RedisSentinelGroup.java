@@ -19,11 +19,7 @@ package io.distlock.test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * A Redis Sentinel setup on loopback: a primary, its replicas and three sentinels
@@ -55,12 +51,15 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	private final List<RedisServer> sentinels;
 
+	private final SentinelProbe probe;
+
 	private volatile RedisServer primary;
 
 	private RedisSentinelGroup(List<RedisServer> servers, List<RedisServer> sentinels) {
 		this.servers = List.copyOf(servers);
 		this.sentinels = List.copyOf(sentinels);
 		this.primary = servers.get(0);
+		this.probe = new SentinelProbe(this, MASTER_NAME, this.servers, this.sentinels);
 	}
 
 	/**
@@ -91,7 +90,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		List<RedisServer> sentinels = new ArrayList<>();
 		try {
 			List<String> args = new ArrayList<>(Arrays.asList(extraArgs));
-			String password = RedisServer.requirePass(args);
+			String password = ServerArguments.requirePass(args);
 			if (password != null) {
 				// A primary that a failover turns into a replica must log in to the new
 				// one; the replicas get --masterauth from startReplicaOf.
@@ -107,12 +106,12 @@ public final class RedisSentinelGroup implements AutoCloseable {
 				sentinels.add(RedisServer.startSentinel(config));
 			}
 			RedisSentinelGroup group = new RedisSentinelGroup(servers, sentinels);
-			group.awaitSettled(STARTUP_TIMEOUT);
+			group.probe.awaitSettled(primary, group.replicas(), STARTUP_TIMEOUT);
 			return group;
 		}
 		catch (RuntimeException ex) {
-			closeAll(sentinels, ex);
-			closeAll(servers, ex);
+			Closeables.closeAll(sentinels, ex);
+			Closeables.closeAll(servers, ex);
 			throw ex;
 		}
 	}
@@ -189,7 +188,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 				}
 				throw new IllegalStateException("SENTINEL FAILOVER failed", ex);
 			}
-		}, this::describe);
+		}, this.probe::describe);
 		return awaitFailover(old);
 	}
 
@@ -212,8 +211,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	@Override
 	public void close() {
 		RuntimeException failure = new IllegalStateException("Could not close " + this);
-		closeAll(this.sentinels, failure);
-		closeAll(this.servers, failure);
+		Closeables.closeAll(this.sentinels, failure);
+		Closeables.closeAll(this.servers, failure);
 		if (failure.getSuppressed().length > 0) {
 			throw failure;
 		}
@@ -226,8 +225,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	private RedisServer awaitFailover(RedisServer old) {
 		Polling.await(AWAIT_FAILOVER_TIMEOUT, "the sentinels to promote a replica of " + old,
-				() -> promoted(old) != null, this::describe);
-		RedisServer promoted = promoted(old);
+				() -> this.probe.promoted(old) != null, this.probe::describe);
+		RedisServer promoted = this.probe.promoted(old);
 		this.primary = promoted;
 		for (RedisServer server : this.servers) {
 			server.replicateOnRestart((server != promoted) ? promoted : null);
@@ -237,151 +236,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 			// 8 seconds.
 			old.command("REPLICAOF", RedisServer.HOST, Integer.toString(promoted.port()));
 		}
-		awaitSettled(AWAIT_FAILOVER_TIMEOUT);
+		this.probe.awaitSettled(promoted, replicas(), AWAIT_FAILOVER_TIMEOUT);
 		return promoted;
-	}
-
-	// The server that every sentinel names instead of the old primary, if any.
-	private @Nullable RedisServer promoted(RedisServer old) {
-		Integer port = null;
-		for (RedisServer sentinel : this.sentinels) {
-			int named = masterPort(sentinel);
-			if (named == old.port() || (port != null && named != port)) {
-				return null;
-			}
-			port = named;
-		}
-		for (RedisServer server : this.servers) {
-			if (port != null && server.port() == port) {
-				return server;
-			}
-		}
-		return null;
-	}
-
-	// Every sentinel names the primary and sees every running replica and the other
-	// sentinels as healthy; the primary is one and every running replica follows it.
-	private void awaitSettled(Duration timeout) {
-		RedisServer current = this.primary;
-		List<RedisServer> running = replicas().stream().filter(RedisServer::isRunning).toList();
-		Polling.await(timeout, "the sentinels to settle on primary " + current, () -> {
-			if (!"master".equals(Polling.field(current.info("replication"), "role"))) {
-				return false;
-			}
-			for (RedisServer replica : running) {
-				String info = replica.info("replication");
-				if (!Integer.toString(current.port()).equals(Polling.field(info, "master_port"))
-						|| !"up".equals(Polling.field(info, "master_link_status"))) {
-					return false;
-				}
-			}
-			for (RedisServer sentinel : this.sentinels) {
-				if (masterPort(sentinel) != current.port() || reachable(sentinel, "REPLICAS") < running.size()
-						|| reachable(sentinel, "SENTINELS") < SENTINELS - 1) {
-					return false;
-				}
-			}
-			return true;
-		}, this::describe);
-	}
-
-	private static int masterPort(RedisServer sentinel) {
-		Object address = sentinel.command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME);
-		if (address instanceof List<?> hostAndPort && hostAndPort.size() == 2) {
-			return Integer.parseInt(String.valueOf(hostAndPort.get(1)));
-		}
-		return -1;
-	}
-
-	// How many replicas (or sentinels) the sentinel lists as reachable. Flags such as
-	// master_down (which a sentinel keeps after it voted a primary down) do not matter,
-	// nor does what a replica last told the sentinel about its link: it asks only every
-	// 10 seconds, and the servers themselves are checked instead.
-	private static int reachable(RedisServer sentinel, String what) {
-		int reachable = 0;
-		for (Map<String, String> instance : instances(sentinel, what)) {
-			List<String> flags = List.of(instance.getOrDefault("flags", "").split(","));
-			if (!flags.contains("s_down") && !flags.contains("o_down") && !flags.contains("disconnected")) {
-				reachable++;
-			}
-		}
-		return reachable;
-	}
-
-	private static List<Map<String, String>> instances(RedisServer sentinel, String what) {
-		Object reply = sentinel.command("SENTINEL", what, MASTER_NAME);
-		List<Map<String, String>> instances = new ArrayList<>();
-		if (reply instanceof List<?> list) {
-			for (Object element : list) {
-				if (element instanceof List<?> fields) {
-					Map<String, String> instance = new HashMap<>();
-					for (int i = 0; i + 1 < fields.size(); i += 2) {
-						instance.put(String.valueOf(fields.get(i)), String.valueOf(fields.get(i + 1)));
-					}
-					instances.add(instance);
-				}
-			}
-		}
-		return instances;
-	}
-
-	private String describe() {
-		StringBuilder state = new StringBuilder("state of ").append(this).append(':');
-		for (RedisServer sentinel : this.sentinels) {
-			state.append("\nsentinel ").append(sentinel.port()).append(": ");
-			try {
-				state.append("master ")
-					.append(sentinel.command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME))
-					.append(", replicas ")
-					.append(summary(instances(sentinel, "REPLICAS")))
-					.append(", sentinels ")
-					.append(summary(instances(sentinel, "SENTINELS")));
-			}
-			catch (RuntimeException ex) {
-				state.append(ex);
-			}
-		}
-		for (RedisServer server : this.servers) {
-			state.append("\nserver ").append(server.port()).append(": ");
-			if (!server.isRunning()) {
-				state.append("not running");
-				continue;
-			}
-			try {
-				String info = server.info("replication");
-				state.append("role ")
-					.append(Polling.field(info, "role"))
-					.append(", master_port ")
-					.append(Polling.field(info, "master_port"))
-					.append(", master_link_status ")
-					.append(Polling.field(info, "master_link_status"))
-					.append(", connected_slaves ")
-					.append(Polling.field(info, "connected_slaves"));
-			}
-			catch (RuntimeException ex) {
-				state.append(ex);
-			}
-		}
-		return state.toString();
-	}
-
-	private static List<String> summary(List<Map<String, String>> instances) {
-		return instances.stream()
-			.map((instance) -> instance.get("port") + "[" + instance.get("flags") + ", link "
-					+ instance.getOrDefault("master-link-status", "-") + " to "
-					+ instance.getOrDefault("master-port", "-") + "]")
-			.toList();
-	}
-
-	private static void closeAll(List<RedisServer> servers, RuntimeException failure) {
-		for (RedisServer server : servers) {
-			try {
-				server.close();
-			}
-			catch (RuntimeException ex) {
-				failure.addSuppressed(ex);
-			}
-		}
 	}
 
 }

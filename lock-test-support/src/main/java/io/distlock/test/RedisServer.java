@@ -16,17 +16,10 @@
 
 package io.distlock.test;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import javax.net.ssl.SSLContext;
 
@@ -44,24 +37,6 @@ public final class RedisServer implements RedisEndpoint {
 
 	static final String HOST = "127.0.0.1";
 
-	private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
-
-	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
-
-	// How long a restart waits for its port to be released by whatever still holds it.
-	private static final Duration PORT_WAIT = Duration.ofSeconds(5);
-
-	private static final int PORT_ATTEMPTS = 3;
-
-	// How long a new replica may take to connect to its primary and sync.
-	private static final Duration REPLICATION_TIMEOUT = Duration.ofSeconds(10);
-
-	private static final Pattern ACKNOWLEDGED = Pattern.compile(",offset=(\\d+)");
-
-	private static @Nullable Boolean tlsSupported;
-
-	private static @Nullable SSLContext clientSsl;
-
 	private final RedisBinary binary;
 
 	private final Kind kind;
@@ -74,22 +49,22 @@ public final class RedisServer implements RedisEndpoint {
 
 	private final WorkDirectory directory;
 
+	private final ServerLifecycle lifecycle;
+
 	// --replicaof and --masterauth for the next launch; changed when a failover gives
 	// the server another primary.
 	private List<String> replication;
-
-	private @Nullable RedisProcess process;
-
-	private boolean closed;
 
 	private RedisServer(RedisBinary binary, Kind kind, List<String> extraArgs, List<String> replication, int port) {
 		this.binary = binary;
 		this.kind = kind;
 		this.extraArgs = extraArgs;
 		this.replication = replication;
-		this.password = requirePass(extraArgs);
+		this.password = ServerArguments.requirePass(extraArgs);
 		this.port = port;
 		this.directory = WorkDirectory.create();
+		this.lifecycle = new ServerLifecycle(this, binary, port, this.password, this.directory, this::arguments,
+				this::sslContext);
 	}
 
 	/**
@@ -135,9 +110,9 @@ public final class RedisServer implements RedisEndpoint {
 			args.addAll(0, List.of("--tls-replication", "yes"));
 		}
 		RedisServer replica = start(primary.isTls() ? Kind.TLS : Kind.PLAIN, List.copyOf(args),
-				replicationArgs(primary));
+				ServerArguments.replicationOf(primary));
 		try {
-			replica.awaitReplicating(primary, REPLICATION_TIMEOUT);
+			ReplicationProbe.awaitReplicating(replica, primary, ReplicationProbe.TIMEOUT);
 		}
 		catch (RuntimeException ex) {
 			replica.close();
@@ -161,47 +136,13 @@ public final class RedisServer implements RedisEndpoint {
 	 * @return whether {@link #startTls(String...)} can work
 	 */
 	public static synchronized boolean isTlsSupported() {
-		Boolean supported = tlsSupported;
-		if (supported == null) {
-			try (RedisServer server = startTls()) {
-				supported = true;
-			}
-			catch (RedisStartupException ex) {
-				// "Bad directive" for --tls-port in a build without TLS.
-				if (!ex.getMessage().toLowerCase(Locale.ROOT).contains("tls")) {
-					throw ex;
-				}
-				supported = false;
-			}
-			tlsSupported = supported;
-		}
-		return supported;
+		return ServerTls.isSupported();
 	}
 
 	private static RedisServer start(Kind kind, List<String> args, List<String> replication) {
 		RedisBinary binary = RedisBinary.resolve();
-		RedisStartupException failure = null;
-		// Another JVM may bind a port between our check that it is free and the server
-		// binding it, so a new port is tried.
-		for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
-			RedisServer server = new RedisServer(binary, kind, args, replication, PortAllocator.allocate());
-			try {
-				server.launch();
-				return server;
-			}
-			catch (RedisStartupException ex) {
-				server.close();
-				if (!ex.isPortInUse()) {
-					throw ex;
-				}
-				failure = ex;
-			}
-			catch (RuntimeException ex) {
-				server.close();
-				throw ex;
-			}
-		}
-		throw failure;
+		return ServerLifecycle.startOnFreePort((port) -> new RedisServer(binary, kind, args, replication, port),
+				(server) -> server.lifecycle);
 	}
 
 	@Override
@@ -249,11 +190,7 @@ public final class RedisServer implements RedisEndpoint {
 	 * @throws IllegalStateException if they are not in sync within 10 seconds
 	 */
 	public void awaitReplicasInSync(int count) {
-		String offset = Polling.field(info("replication"), "master_repl_offset");
-		long written = (offset != null) ? Long.parseLong(offset) : 0;
-		Polling.await(REPLICATION_TIMEOUT,
-				count + " replicas of " + this + " to acknowledge replication offset " + written,
-				() -> replicasInSync(written) >= count, () -> "INFO replication:\n" + info("replication"));
+		ReplicationProbe.awaitInSync(this, count);
 	}
 
 	/**
@@ -274,7 +211,7 @@ public final class RedisServer implements RedisEndpoint {
 	 * @throws IllegalStateException if the server is not running
 	 */
 	public synchronized long pid() {
-		return running().pid();
+		return this.lifecycle.running().pid();
 	}
 
 	/**
@@ -282,7 +219,7 @@ public final class RedisServer implements RedisEndpoint {
 	 * @return whether it is running
 	 */
 	public synchronized boolean isRunning() {
-		return this.process != null && this.process.isAlive();
+		return this.lifecycle.isRunning();
 	}
 
 	/**
@@ -290,7 +227,7 @@ public final class RedisServer implements RedisEndpoint {
 	 * @return whether it is paused
 	 */
 	public synchronized boolean isPaused() {
-		return this.process != null && this.process.isPaused();
+		return this.lifecycle.isPaused();
 	}
 
 	/**
@@ -303,36 +240,17 @@ public final class RedisServer implements RedisEndpoint {
 
 	@Override
 	public synchronized void stop() {
-		if (this.process != null) {
-			this.process.terminate(STOP_TIMEOUT);
-			this.process = null;
-		}
+		this.lifecycle.stop();
 	}
 
 	@Override
 	public synchronized void kill() {
-		if (this.process != null) {
-			this.process.kill();
-			this.process = null;
-		}
+		this.lifecycle.kill();
 	}
 
 	@Override
 	public synchronized void restart() {
-		stop();
-		long deadline = System.nanoTime() + PORT_WAIT.toNanos();
-		while (true) {
-			try {
-				launch();
-				return;
-			}
-			catch (RedisStartupException ex) {
-				if (!ex.isPortInUse() || System.nanoTime() - deadline > 0) {
-					throw ex;
-				}
-				sleep(Duration.ofMillis(100));
-			}
-		}
+		this.lifecycle.restart();
 	}
 
 	/**
@@ -350,12 +268,12 @@ public final class RedisServer implements RedisEndpoint {
 
 	@Override
 	public synchronized void pause() {
-		running().pause();
+		this.lifecycle.running().pause();
 	}
 
 	@Override
 	public synchronized void resume() {
-		running().resume();
+		this.lifecycle.running().resume();
 	}
 
 	@Override
@@ -386,17 +304,7 @@ public final class RedisServer implements RedisEndpoint {
 	 */
 	@Override
 	public synchronized void close() {
-		if (this.closed) {
-			return;
-		}
-		this.closed = true;
-		try {
-			kill();
-		}
-		finally {
-			this.directory.close();
-			PortAllocator.release(this.port);
-		}
+		this.lifecycle.close();
 	}
 
 	@Override
@@ -416,138 +324,23 @@ public final class RedisServer implements RedisEndpoint {
 	 * Make the next launch replicate the given primary, or none.
 	 */
 	synchronized void replicateOnRestart(@Nullable RedisServer primary) {
-		this.replication = (primary != null) ? replicationArgs(primary) : List.of();
+		this.replication = (primary != null) ? ServerArguments.replicationOf(primary) : List.of();
 	}
 
-	/**
-	 * Wait until this server replicates the given one with its link up.
-	 */
-	void awaitReplicating(RedisServer primary, Duration timeout) {
-		Polling.await(timeout, this + " to replicate " + primary, () -> {
-			String info = info("replication");
-			return "slave".equals(Polling.field(info, "role"))
-					&& Integer.toString(primary.port()).equals(Polling.field(info, "master_port"))
-					&& "up".equals(Polling.field(info, "master_link_status"));
-		}, () -> "INFO replication of the replica:\n" + info("replication") + "\nserver output:\n" + tail(output()));
-	}
-
-	// Replicas listed as "slave0:ip=127.0.0.1,port=6380,state=online,offset=42,lag=0".
-	private int replicasInSync(long offset) {
-		int inSync = 0;
-		for (String line : info("replication").split("\r\n")) {
-			if (line.matches("slave\\d+:.*") && line.contains("state=online")) {
-				Matcher acknowledged = ACKNOWLEDGED.matcher(line);
-				if (acknowledged.find() && Long.parseLong(acknowledged.group(1)) >= offset) {
-					inSync++;
-				}
-			}
-		}
-		return inSync;
-	}
-
-	private static List<String> replicationArgs(RedisServer primary) {
-		List<String> args = new ArrayList<>(List.of("--replicaof", HOST, Integer.toString(primary.port())));
-		if (primary.password() != null) {
-			args.addAll(List.of("--masterauth", primary.password()));
-		}
-		return List.copyOf(args);
-	}
-
-	private void launch() {
-		if (this.closed) {
-			throw new IllegalStateException(this + " is closed");
-		}
-		List<String> arguments = switch (this.kind) {
-			case PLAIN -> RedisProcess.serverArguments(this.binary, List.of("--port", Integer.toString(this.port)),
-					withReplication());
-			case TLS -> RedisProcess.serverArguments(this.binary, tlsListen(), withReplication());
-			case SENTINEL -> List.of(sentinelConfig().toString(), "--sentinel");
-		};
-		this.process = RedisProcess.start(this.binary, arguments, this.port, this.password, sslContext(),
-				this.directory, START_TIMEOUT);
-	}
-
-	private List<String> withReplication() {
-		List<String> args = new ArrayList<>(this.replication);
-		args.addAll(this.extraArgs);
-		return args;
-	}
-
-	private List<String> tlsListen() {
-		return List.of("--port", "0", "--tls-port", Integer.toString(this.port), "--tls-cert-file",
-				TestCertificates.serverCertificateFile().toString(), "--tls-key-file",
-				TestCertificates.serverKeyFile().toString(), "--tls-ca-cert-file",
-				TestCertificates.caCertificateFile().toString(), "--tls-auth-clients", "no",
-				// As a replica's client certificate, should the primary ask for one.
-				"--tls-client-cert-file", TestCertificates.clientCertificateFile().toString(), "--tls-client-key-file",
-				TestCertificates.clientKeyFile().toString());
-	}
-
-	// Written on the first launch only: a sentinel rewrites its file with what it learns,
-	// which a restart should keep.
-	private Path sentinelConfig() {
-		Path file = this.directory.path().resolve("sentinel.conf");
-		if (!Files.exists(file)) {
-			try {
-				Files.writeString(file, "port " + this.port + "\n" + this.extraArgs.get(0));
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Could not write " + file, ex);
-			}
-		}
-		return file;
+	private List<String> arguments() {
+		return ServerArguments.launch(this.kind, this.binary, this.port, this.replication, this.extraArgs,
+				this.directory.path());
 	}
 
 	private @Nullable SSLContext sslContext() {
-		if (this.kind != Kind.TLS) {
-			return null;
-		}
-		synchronized (RedisServer.class) {
-			SSLContext context = clientSsl;
-			if (context == null) {
-				context = TestCertificates.sslContext(true);
-				clientSsl = context;
-			}
-			return context;
-		}
+		return (this.kind == Kind.TLS) ? ServerTls.clientContext() : null;
 	}
 
-	private static String tail(String output) {
-		return (output.length() <= 2000) ? output : "..." + output.substring(output.length() - 2000);
-	}
-
-	private RedisProcess running() {
-		RedisProcess process = this.process;
-		if (process == null || !process.isAlive()) {
-			throw new IllegalStateException(this + " is not running");
-		}
-		return process;
-	}
-
-	private enum Kind {
+	// Which process the server runs; ServerArguments builds its command line.
+	enum Kind {
 
 		PLAIN, TLS, SENTINEL
 
-	}
-
-	static @Nullable String requirePass(List<String> args) {
-		String password = null;
-		for (int i = 0; i < args.size() - 1; i++) {
-			if (args.get(i).equalsIgnoreCase("--requirepass")) {
-				password = args.get(i + 1);
-			}
-		}
-		return password;
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting to restart", ex);
-		}
 	}
 
 }

@@ -49,12 +49,7 @@ public final class RedisServers implements AutoCloseable {
 			}
 		}
 		catch (RuntimeException ex) {
-			try {
-				closeAll(started);
-			}
-			catch (RuntimeException closeFailure) {
-				ex.addSuppressed(closeFailure);
-			}
+			Closeables.closeAfter(ex, started);
 			throw ex;
 		}
 		return new RedisServers(started);
@@ -99,27 +94,7 @@ public final class RedisServers implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		closeAll(this.servers);
-	}
-
-	private static void closeAll(List<RedisServer> servers) {
-		RuntimeException failure = null;
-		for (RedisServer server : servers) {
-			try {
-				server.close();
-			}
-			catch (RuntimeException ex) {
-				if (failure == null) {
-					failure = ex;
-				}
-				else {
-					failure.addSuppressed(ex);
-				}
-			}
-		}
-		if (failure != null) {
-			throw failure;
-		}
+		Closeables.closeAll(this.servers);
 	}
 
 }
