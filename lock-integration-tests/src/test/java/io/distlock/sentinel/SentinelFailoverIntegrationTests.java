@@ -97,18 +97,7 @@ class SentinelFailoverIntegrationTests {
 
 	@Test
 	void locksRecoverFromAForcedFailover() throws Exception {
-		RedisServer old = group.primary();
-		RedisServer promoted = lockAcross(() -> {
-			RedisServer primary = group.failover();
-			// The harness demotes the old primary with a bare REPLICAOF, sooner than the
-			// sentinels would. Sentinel's own reconfiguration also closes the clients'
-			// connections, which is what sends Lettuce to the sentinels for the new
-			// primary: without it, Lettuce stays on the replica and every lock fails
-			// with READONLY.
-			old.command("CLIENT", "KILL", "TYPE", "normal");
-			old.command("CLIENT", "KILL", "TYPE", "pubsub");
-			return primary;
-		});
+		RedisServer promoted = lockAcross(group::failover);
 		await().atMost(RECOVERY_LIMIT).untilAsserted(() -> assertThat(patternSubscribers(promoted)).isEqualTo(2));
 		wokenByReleaseAgain();
 		exclusiveAgain();

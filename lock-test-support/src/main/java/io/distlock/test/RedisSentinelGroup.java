@@ -233,8 +233,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		}
 		if (old.isRunning()) {
 			// What the sentinels would do too, but only after seeing it as a primary for
-			// 8 seconds.
+			// 8 seconds: demote it, and drop its clients, so that they ask the sentinels
+			// for the new primary instead of writing to a replica.
 			old.command("REPLICAOF", RedisServer.HOST, Integer.toString(promoted.port()));
+			old.command("CLIENT", "KILL", "TYPE", "normal");
+			old.command("CLIENT", "KILL", "TYPE", "pubsub");
 		}
 		this.probe.awaitSettled(promoted, replicas(), AWAIT_FAILOVER_TIMEOUT);
 		return promoted;

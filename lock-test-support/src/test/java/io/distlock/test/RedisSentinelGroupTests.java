@@ -21,7 +21,11 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link RedisSentinelGroup}.
@@ -78,6 +82,27 @@ class RedisSentinelGroupTests {
 			promoted.awaitReplicasInSync(2);
 			assertThat(old.command("GET", "lock:b")).isEqualTo("token");
 			assertThat(group.failover()).isNotSameAs(promoted).isSameAs(group.primary());
+		}
+	}
+
+	@Test
+	void clientsFoundThroughTheSentinelsWriteToTheNewPrimaryAfterAFailover() {
+		try (RedisSentinelGroup group = RedisSentinelGroup.start()) {
+			LettuceConnectionFactory factory = RedisConnections.connectionFactory(group);
+			try {
+				StringRedisTemplate redis = new StringRedisTemplate(factory);
+				redis.opsForValue().set("before", "1");
+				RedisServer promoted = group.failover();
+				// As a Sentinel does, the demoted primary drops its clients, which then
+				// ask the sentinels again instead of writing to a replica.
+				await().atMost(Duration.ofSeconds(10))
+					.ignoreExceptions()
+					.untilAsserted(() -> redis.opsForValue().set("after", "1"));
+				assertThat(promoted.command("GET", "after")).isEqualTo("1");
+			}
+			finally {
+				factory.destroy();
+			}
 		}
 	}
 
