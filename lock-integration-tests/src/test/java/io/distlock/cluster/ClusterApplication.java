@@ -107,6 +107,9 @@ final class ClusterApplication implements AutoCloseable {
 				new RedisClusterConfiguration(cluster.nodeAddresses()), client);
 		factory.afterPropertiesSet();
 		factory.start();
+		// Connected and warmed up as in a running application: the first command of a
+		// JVM takes over a second, longer than the shortest leases of the tests.
+		factory.getClusterConnection().ping();
 		return factory;
 	}
 
