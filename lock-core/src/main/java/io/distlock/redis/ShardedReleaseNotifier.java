@@ -67,6 +67,12 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
 	private final Set<String> subscribed = new HashSet<>();
 
+	/**
+	 * The lock resources that got a local waiter while there was no connection to
+	 * subscribe with: subscribed once it is there.
+	 */
+	private final Set<String> pending = new HashSet<>();
+
 	private @Nullable StatefulRedisClusterPubSubConnection<String, String> connection;
 
 	private volatile boolean running;
@@ -120,6 +126,7 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
 		this.connection = null;
 		this.subscribed.clear();
+		this.pending.clear();
 		if (connection != null) {
 			connection.closeAsync();
 		}
@@ -168,8 +175,19 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		}
 		StatefulRedisClusterPubSubConnection<String, String> connection = connection();
 		if (connection == null) {
+			if (wanted) {
+				this.pending.add(resource);
+			}
+			else {
+				this.pending.remove(resource);
+			}
 			return;
 		}
+		subscribe(connection, channel, wanted);
+	}
+
+	private void subscribe(StatefulRedisClusterPubSubConnection<String, String> connection, String channel,
+			boolean wanted) {
 		if (wanted) {
 			this.subscribed.add(channel);
 			failed(connection.async().ssubscribe(channel), channel);
@@ -205,9 +223,13 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		}
 		this.connecting = true;
 		CompletableFuture.runAsync(() -> {
-		}, CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS))
-			.thenCompose((ignored) -> clusterClient.connectPubSubAsync(StringCodec.UTF8))
-			.whenComplete(this::connected);
+		}, CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS)).thenCompose((ignored) -> {
+			// Connecting asynchronously needs the cluster's topology, which the client
+			// only loads on its first synchronous connection: this thread may wait for
+			// it, no caller does.
+			clusterClient.getPartitions();
+			return clusterClient.connectPubSubAsync(StringCodec.UTF8);
+		}).whenComplete(this::connected);
 	}
 
 	private synchronized void connected(@Nullable StatefulRedisClusterPubSubConnection<String, String> connection,
@@ -226,6 +248,13 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		}
 		connection.addListener(new ReleaseListener());
 		this.connection = connection;
+		// Threads that began to wait meanwhile polled; from now on they are woken.
+		for (String resource : this.pending) {
+			if (this.mode == Mode.SHARDED && this.waiter.isWaitedFor(resource)) {
+				subscribe(connection, RedisLockKeys.of(resource).channel(), true);
+			}
+		}
+		this.pending.clear();
 	}
 
 	private void failed(RedisFuture<Void> command, String channel) {
