@@ -69,6 +69,11 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
 	private final Set<String> subscribed = new HashSet<>();
 
+	/**
+	 * The lock resources that got a local waiter while there was no connection to
+	 * subscribe with: subscribed once it is there.
+	 */
+
 	private @Nullable StatefulRedisClusterPubSubConnection<String, String> connection;
 
 	private @Nullable Disposable topologyChanges;
@@ -177,8 +182,14 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		}
 		StatefulRedisClusterPubSubConnection<String, String> connection = connection();
 		if (connection == null) {
+			// Subscribed once connected, if still waited for then.
 			return;
 		}
+		subscribe(connection, channel, wanted);
+	}
+
+	private void subscribe(StatefulRedisClusterPubSubConnection<String, String> connection, String channel,
+			boolean wanted) {
 		if (wanted) {
 			this.subscribed.add(channel);
 			failed(connection.async().ssubscribe(channel), channel);
@@ -214,9 +225,13 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		}
 		this.connecting = true;
 		CompletableFuture.runAsync(() -> {
-		}, CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS))
-			.thenCompose((ignored) -> clusterClient.connectPubSubAsync(StringCodec.UTF8))
-			.whenComplete(this::connected);
+		}, CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS)).thenCompose((ignored) -> {
+			// Connecting asynchronously needs the cluster's topology, which the client
+			// only loads on its first synchronous connection: this thread may wait for
+			// it, no caller does.
+			clusterClient.getPartitions();
+			return clusterClient.connectPubSubAsync(StringCodec.UTF8);
+		}).whenComplete(this::connected);
 	}
 
 	private synchronized void connected(@Nullable StatefulRedisClusterPubSubConnection<String, String> connection,
@@ -259,7 +274,7 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		if (!this.running || this.mode != Mode.SHARDED || connection == null) {
 			return;
 		}
-		for (String channel : this.subscribed) {
+		for (String channel : Set.copyOf(this.subscribed)) {
 			failed(connection.async().ssubscribe(channel), channel);
 		}
 	}

@@ -45,7 +45,7 @@ import static org.assertj.core.api.InstanceOfAssertFactories.LIST;
  * Runs every kind of lock as the least-privilege user whose ACL rule the README shows,
  * and checks that Redis refused it nothing: that rule is exactly what distlock needs.
  */
-class AclRuleIntegrationTests {
+public class AclRuleIntegrationTests {
 
 	private static final String RULE_START = "ACL SETUSER distlock ";
 
@@ -139,7 +139,7 @@ class AclRuleIntegrationTests {
 	/**
 	 * The rule's words, split and unquoted as redis-cli and ACL files do it.
 	 */
-	static List<String> readmeRule() throws IOException {
+	public static List<String> readmeRule() throws IOException {
 		String line = Files.readAllLines(Path.of("..", "README.md"))
 			.stream()
 			.filter((candidate) -> candidate.startsWith(RULE_START))
