@@ -250,12 +250,11 @@ final class LockAcquirer {
 
 	/**
 	 * An attempt that was never confirmed, up to the last, is a backend failure, not a
-	 * busy lock: the lock was free, the store just could not make it safe.
+	 * busy lock: the store could not take the lock safely, busy or not.
 	 */
 	private static Attempt confirmed(String key, Attempt attempt) {
 		if (attempt.result() instanceof AcquireResult.NotConfirmed notConfirmed) {
-			throw new LockBackendException(key,
-					"Lock '" + key + "' was taken but not confirmed, so it was given back: " + notConfirmed.reason(),
+			throw new LockBackendException(key, "Lock '" + key + "' could not be taken: " + notConfirmed.reason(),
 					null);
 		}
 		return attempt;

@@ -103,8 +103,7 @@ class LockAcquirerTests {
 		LockAcquirer acquirer = new LockAcquirer(this.client, new LockWaiter(Duration.ofMillis(20)), Runnable::run);
 		assertThatExceptionOfType(LockBackendException.class)
 			.isThrownBy(() -> acquirer.acquire("k", "owner", TTL, Duration.ofMillis(100), false))
-			.withMessage("Lock 'k' was taken but not confirmed, so it was given back: "
-					+ "acknowledged by 0 of 1 replica(s) within 100ms");
+			.withMessage("Lock 'k' could not be taken: acknowledged by 0 of 1 replica(s) within 100ms");
 		assertThatExceptionOfType(LockBackendException.class)
 			.isThrownBy(() -> acquirer.acquire("k", "owner", TTL, Duration.ZERO, false));
 	}

@@ -46,12 +46,13 @@ public sealed interface AcquireResult {
 	}
 
 	/**
-	 * The lock was free and taken, but the store could not make the acquisition as
-	 * durable as configured (too few replicas acknowledged it in time, say), so it gave
-	 * the lock back. Worth another attempt; the caller is not the holder.
+	 * The store could not take the lock safely just now, and holds nothing of this
+	 * attempt: it took the lock but too few replicas acknowledged it in time, so it gave
+	 * it back, or Redis Cluster refused the script while the lock's slot migrates. Worth
+	 * another attempt; the caller is not the holder.
 	 *
 	 * @param reason what was missing, for the error that a caller gets when it stops
-	 * trying, such as "acknowledged by 0 of 1 replicas within 100ms"
+	 * trying, such as "acknowledged by 0 of 1 replica(s) within 100ms"
 	 */
 	record NotConfirmed(String reason) implements AcquireResult {
 

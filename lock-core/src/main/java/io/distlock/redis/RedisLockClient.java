@@ -189,38 +189,48 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	private AcquireResult acquired(String key, String ownerToken, RedisScript<List> script, List<String> keys,
 			String... args) {
 		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
-		if (acknowledgement == null) {
-			return acquireResult(call(key, "acquire", () -> this.redis.execute(script, keys, (Object[]) args)));
+		try {
+			if (acknowledgement == null) {
+				return acquireResult(call(key, "acquire", () -> this.redis.execute(script, keys, (Object[]) args)));
+			}
+			ReplicaAcknowledgement.Acknowledged<List> reply = reply(
+					call(key, "acquire", () -> acknowledgement.run(this.redis, script, keys, args)), "acquire");
+			AcquireResult result = acquireResult(reply.reply());
+			if (result instanceof AcquireResult.Acquired && reply.replicas() < acknowledgement.replicas()) {
+				release(key, ownerToken);
+				return new AcquireResult.NotConfirmed(acknowledgement.shortfall(reply.replicas()));
+			}
+			return result;
 		}
-		ReplicaAcknowledgement.Acknowledged<List> reply = reply(
-				call(key, "acquire", () -> acknowledgement.run(this.redis, script, keys, args)), "acquire");
-		AcquireResult result = acquireResult(reply.reply());
-		if (result instanceof AcquireResult.Acquired && reply.replicas() < acknowledgement.replicas()) {
-			release(key, ownerToken);
-			return new AcquireResult.NotConfirmed(acknowledgement.shortfall(reply.replicas()));
+		catch (LockBackendException ex) {
+			if (SlotMigrationRetry.isTryAgain(ex)) {
+				// Refused before it ran: nothing was taken; worth trying again shortly.
+				return new AcquireResult.NotConfirmed(SlotMigrationRetry.MIGRATING);
+			}
+			throw ex;
 		}
-		return result;
 	}
 
 	@Override
 	public boolean leaveQueue(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long left = call(key, "leave the queue of",
+		Long left = SlotMigrationRetry.call(() -> call(key, "leave the queue of",
 				() -> this.redis.execute(LockScripts.LEAVE_QUEUE,
 						List.of(keys.lock(), keys.queue(), keys.queueTimeouts()), ownerToken, keys.channel(),
-						this.publishCommand));
+						this.publishCommand)));
 		return reply(left, "leave-queue") == 1L;
 	}
 
 	/**
 	 * Release the lock and publish the release, so that waiters wake up: see
-	 * {@link RedisReleaseNotifier}.
+	 * {@link RedisReleaseNotifier}. While the lock's slot migrates between cluster nodes
+	 * the release is tried again for up to two seconds.
 	 */
 	@Override
 	public boolean release(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long released = call(key, "release", () -> this.redis.execute(LockScripts.RELEASE,
-				List.of(keys.lock(), keys.queue()), ownerToken, keys.channel(), key, this.publishCommand));
+		Long released = SlotMigrationRetry.call(() -> call(key, "release", () -> this.redis.execute(LockScripts.RELEASE,
+				List.of(keys.lock(), keys.queue()), ownerToken, keys.channel(), key, this.publishCommand)));
 		return reply(released, "release") == 1L;
 	}
 
