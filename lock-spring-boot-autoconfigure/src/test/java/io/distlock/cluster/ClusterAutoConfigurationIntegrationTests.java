@@ -55,10 +55,6 @@ class ClusterAutoConfigurationIntegrationTests {
 	// Sharded pub/sub arrived with Redis 7; Redis 6.2 does not know the commands.
 	private static final List<String> REDIS_7_ONLY = List.of("+ssubscribe", "+sunsubscribe", "+spublish");
 
-	// Lettuce's cluster topology refresh asks every node for INFO, which the README's
-	// rule does not allow.
-	private static final List<String> CLUSTER_ONLY = List.of("+info");
-
 	@RegisterExtension
 	static final RedisClusterExtension redis = RedisClusterExtension.of(3, 1);
 
@@ -88,7 +84,6 @@ class ClusterAutoConfigurationIntegrationTests {
 	@Test
 	void userWithTheReadmesRuleLocksOnEveryNodeWithoutAnyRefusal() throws Exception {
 		List<String> rule = new ArrayList<>(AclRuleIntegrationTests.readmeRule());
-		rule.addAll(CLUSTER_ONLY);
 		if (RedisVersion.majorVersion() < 7) {
 			// As AclRuleIntegrationTests does on Redis 6.2.
 			rule.removeAll(REDIS_7_ONLY);
