@@ -50,6 +50,12 @@ import org.springframework.util.Assert;
  * does not grow with the cluster, nor with the number of applications' subscriptions.
  *
  * <p>
+ * After the cluster's topology changes (Lettuce's topology refresh noticed a failover
+ * or a moved slot) every channel waited for is subscribed again, on the node that serves
+ * it now, and its waiters are woken once that is confirmed, since a release may have
+ * been missed in between.
+ *
+ * <p>
  * Pair it with {@link RedisLockClient#setShardedReleaseMessages(boolean)}. On Redis
  * before 7, which has no sharded channels, it falls back on a
  * {@link RedisReleaseNotifier}, and the lock client publishes classic messages; when the
@@ -68,11 +74,6 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	private final RedisReleaseNotifier classic;
 
 	private final Set<String> subscribed = new HashSet<>();
-
-	/**
-	 * The lock resources that got a local waiter while there was no connection to
-	 * subscribe with: subscribed once it is there.
-	 */
 
 	private @Nullable StatefulRedisClusterPubSubConnection<String, String> connection;
 
