@@ -16,16 +16,9 @@
 
 package io.distlock.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
@@ -35,12 +28,7 @@ import io.distlock.core.RaisableFencingLockClient;
 import io.distlock.core.Renewal;
 
 import org.springframework.beans.factory.InitializingBean;
-import org.springframework.core.NestedExceptionUtils;
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.ClusterSlotHashUtil;
-import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.Assert;
@@ -61,26 +49,21 @@ import org.springframework.util.Assert;
  */
 public class RedisLockClient implements FairLockClient, RaisableFencingLockClient, InitializingBean {
 
-	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
-
 	/**
 	 * How long a fencing counter is kept after its last acquisition by default.
 	 */
 	public static final Duration DEFAULT_FENCING_COUNTER_RETENTION = Duration.ofMinutes(10);
 
 	/**
-	 * The most leases renewed by one script call. Redis runs nothing else while a script
-	 * runs: 500 leases keep it busy for under a millisecond (about 0.65 ms measured on
-	 * Redis 6.2, 1.3 µs a lease), while a tick of a few thousand leases still takes only
-	 * a handful of round trips.
+	 * The most leases renewed by one script call: see {@link RenewalBatches#MAX_SIZE}.
 	 */
-	static final int MAX_RENEWAL_BATCH = 500;
+	static final int MAX_RENEWAL_BATCH = RenewalBatches.MAX_SIZE;
 
 	private final StringRedisTemplate redis;
 
-	private volatile @Nullable Boolean cluster;
+	private final RenewalBatches renewals;
 
-	private volatile boolean scriptsLoaded;
+	private final ScriptPreloader scripts;
 
 	private String fencingCounterRetention = String.valueOf(DEFAULT_FENCING_COUNTER_RETENTION.toMillis());
 
@@ -103,6 +86,8 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	public RedisLockClient(StringRedisTemplate redis) {
 		Assert.notNull(redis, "'redis' must not be null");
 		this.redis = redis;
+		this.renewals = new RenewalBatches(redis);
+		this.scripts = new ScriptPreloader(redis);
 	}
 
 	/**
@@ -155,16 +140,16 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	 */
 	@Override
 	public void afterPropertiesSet() {
-		loadScriptsOnce();
+		this.scripts.loadOnce();
 	}
 
 	@Override
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		AcquireResult result = acquired(key, ownerToken, LockScripts.ACQUIRE, List.of(keys.lock(), keys.fence()),
-				ownerToken, millis(ttl), this.fencingCounterRetention);
+				ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention);
 		if (result instanceof AcquireResult.Acquired) {
-			loadScriptsOnce();
+			this.scripts.loadOnce();
 		}
 		return result;
 	}
@@ -173,10 +158,11 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	public AcquireResult tryAcquireFair(String key, String ownerToken, Duration ttl, Duration queueTimeout) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		AcquireResult result = acquired(key, ownerToken, LockScripts.ACQUIRE_FAIR,
-				List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts()), ownerToken, millis(ttl),
-				this.fencingCounterRetention, millis(queueTimeout), keys.channel(), this.publishCommand);
+				List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts()), ownerToken,
+				RedisCalls.millis(ttl), this.fencingCounterRetention, RedisCalls.millis(queueTimeout), keys.channel(),
+				this.publishCommand);
 		if (result instanceof AcquireResult.Acquired) {
-			loadScriptsOnce();
+			this.scripts.loadOnce();
 		}
 		return result;
 	}
@@ -191,11 +177,13 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
 		try {
 			if (acknowledgement == null) {
-				return acquireResult(call(key, "acquire", () -> this.redis.execute(script, keys, (Object[]) args)));
+				return RedisCalls.acquireResult(
+						RedisCalls.call(key, "acquire", () -> this.redis.execute(script, keys, (Object[]) args)));
 			}
-			ReplicaAcknowledgement.Acknowledged<List> reply = reply(
-					call(key, "acquire", () -> acknowledgement.run(this.redis, script, keys, args)), "acquire");
-			AcquireResult result = acquireResult(reply.reply());
+			ReplicaAcknowledgement.Acknowledged<List> reply = RedisCalls.reply(
+					RedisCalls.call(key, "acquire", () -> acknowledgement.run(this.redis, script, keys, args)),
+					"acquire");
+			AcquireResult result = RedisCalls.acquireResult(reply.reply());
 			if (result instanceof AcquireResult.Acquired && reply.replicas() < acknowledgement.replicas()) {
 				release(key, ownerToken);
 				return new AcquireResult.NotConfirmed(acknowledgement.shortfall(reply.replicas()));
@@ -214,11 +202,11 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	@Override
 	public boolean leaveQueue(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long left = SlotMigrationRetry.call(() -> call(key, "leave the queue of",
+		Long left = SlotMigrationRetry.call(() -> RedisCalls.call(key, "leave the queue of",
 				() -> this.redis.execute(LockScripts.LEAVE_QUEUE,
 						List.of(keys.lock(), keys.queue(), keys.queueTimeouts()), ownerToken, keys.channel(),
 						this.publishCommand)));
-		return reply(left, "leave-queue") == 1L;
+		return RedisCalls.reply(left, "leave-queue") == 1L;
 	}
 
 	/**
@@ -229,9 +217,10 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	@Override
 	public boolean release(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long released = SlotMigrationRetry.call(() -> call(key, "release", () -> this.redis.execute(LockScripts.RELEASE,
-				List.of(keys.lock(), keys.queue()), ownerToken, keys.channel(), key, this.publishCommand)));
-		return reply(released, "release") == 1L;
+		Long released = SlotMigrationRetry
+			.call(() -> RedisCalls.call(key, "release", () -> this.redis.execute(LockScripts.RELEASE,
+					List.of(keys.lock(), keys.queue()), ownerToken, keys.channel(), key, this.publishCommand)));
+		return RedisCalls.reply(released, "release") == 1L;
 	}
 
 	@Override
@@ -239,13 +228,13 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 		String lockKey = RedisLockKeys.lockKey(key);
 		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
 		if (acknowledgement == null) {
-			Long renewed = call(key, "renew",
-					() -> this.redis.execute(LockScripts.RENEW, List.of(lockKey), ownerToken, millis(ttl)));
-			return reply(renewed, "renew") == 1L;
+			Long renewed = RedisCalls.call(key, "renew",
+					() -> this.redis.execute(LockScripts.RENEW, List.of(lockKey), ownerToken, RedisCalls.millis(ttl)));
+			return RedisCalls.reply(renewed, "renew") == 1L;
 		}
-		ReplicaAcknowledgement.Acknowledged<Long> renewed = reply(call(key, "renew",
-				() -> acknowledgement.run(this.redis, LockScripts.RENEW, List.of(lockKey), ownerToken, millis(ttl))),
-				"renew");
+		ReplicaAcknowledgement.Acknowledged<Long> renewed = RedisCalls
+			.reply(RedisCalls.call(key, "renew", () -> acknowledgement.run(this.redis, LockScripts.RENEW,
+					List.of(lockKey), ownerToken, RedisCalls.millis(ttl))), "renew");
 		boolean held = renewed.reply() == 1L;
 		if (held && renewed.replicas() < acknowledgement.replicas()) {
 			throw new LockBackendException(key,
@@ -255,101 +244,20 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	}
 
 	/**
-	 * Renew the leases with one script call per batch, over the connection every other
-	 * operation uses: a pipeline would run on a dedicated connection, which Lettuce opens
-	 * and closes again for each tick unless the factory pools connections. Each lease is
+	 * Renew the leases with one script call per batch of up to
+	 * {@value #MAX_RENEWAL_BATCH}, grouped by hash slot on Redis Cluster. Each lease is
 	 * judged on its own, so a lock key overwritten with another type is reported lost
 	 * without failing the others.
-	 *
-	 * <p>
-	 * Leases are sent {@value #MAX_RENEWAL_BATCH} at a time at most, and on Redis Cluster
-	 * grouped by hash slot, since the keys of one script call must share a slot there.
 	 */
 	@Override
 	public boolean[] renewAll(List<Renewal> renewals) {
-		boolean[] renewed = new boolean[renewals.size()];
-		if (renewals.isEmpty()) {
-			return renewed;
-		}
-		List<String> lockKeys = new ArrayList<>(renewals.size());
-		renewals.forEach((renewal) -> lockKeys.add(RedisLockKeys.lockKey(renewal.key())));
-		for (List<Integer> batch : batches(lockKeys)) {
-			renewBatch(renewals, lockKeys, batch, renewed);
-		}
-		return renewed;
-	}
-
-	private void renewBatch(List<Renewal> renewals, List<String> lockKeys, List<Integer> batch, boolean[] renewed) {
-		List<String> keys = new ArrayList<>(batch.size());
-		String[] args = new String[batch.size() * 2];
-		for (int i = 0; i < batch.size(); i++) {
-			Renewal renewal = renewals.get(batch.get(i));
-			keys.add(lockKeys.get(batch.get(i)));
-			args[i] = renewal.ownerToken();
-			args[batch.size() + i] = millis(renewal.ttl());
-		}
-		String first = renewals.get(batch.get(0)).key();
-		List<?> replies = renewBatch(first, keys, args);
-		Assert.state(replies.size() == batch.size(),
-				() -> "Redis answered " + replies.size() + " renewals to a batch of " + batch.size());
-		for (int i = 0; i < batch.size(); i++) {
-			renewed[batch.get(i)] = Long.valueOf(1).equals(replies.get(i));
-		}
-	}
-
-	private List<?> renewBatch(String first, List<String> keys, String[] args) {
-		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
-		if (acknowledgement == null) {
-			return reply(call(first, "renew", () -> this.redis.execute(LockScripts.RENEW_ALL, keys, (Object[]) args)),
-					"renew-all");
-		}
-		@SuppressWarnings("rawtypes")
-		ReplicaAcknowledgement.Acknowledged<List> renewed = reply(
-				call(first, "renew", () -> acknowledgement.run(this.redis, LockScripts.RENEW_ALL, keys, args)),
-				"renew-all");
-		if (renewed.replicas() < acknowledgement.replicas()) {
-			throw new LockBackendException(first,
-					"Renewal of " + keys.size() + " lock(s) was " + acknowledgement.shortfall(renewed.replicas()),
-					null);
-		}
-		return renewed.reply();
-	}
-
-	/**
-	 * Split the renewals' lock keys, by their index, into the batches sent in one script
-	 * call each.
-	 */
-	private List<List<Integer>> batches(List<String> lockKeys) {
-		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
-		boolean cluster = isCluster();
-		for (int i = 0; i < lockKeys.size(); i++) {
-			int slot = cluster ? ClusterSlotHashUtil.calculateSlot(bytes(lockKeys.get(i))) : 0;
-			bySlot.computeIfAbsent(slot, (key) -> new ArrayList<>()).add(i);
-		}
-		List<List<Integer>> batches = new ArrayList<>();
-		for (List<Integer> sameSlot : bySlot.values()) {
-			for (int from = 0; from < sameSlot.size(); from += MAX_RENEWAL_BATCH) {
-				batches.add(sameSlot.subList(from, Math.min(from + MAX_RENEWAL_BATCH, sameSlot.size())));
-			}
-		}
-		return batches;
-	}
-
-	private boolean isCluster() {
-		Boolean cluster = this.cluster;
-		if (cluster == null) {
-			// Getting a connection sends no command; the answer cannot change.
-			cluster = Boolean.TRUE.equals(this.redis
-				.execute((RedisCallback<Boolean>) (connection) -> connection instanceof RedisClusterConnection, true));
-			this.cluster = cluster;
-		}
-		return cluster;
+		return this.renewals.renewAll(renewals, this.acknowledgement);
 	}
 
 	@Override
 	public boolean raiseFencingToken(String key, String ownerToken, long fencingToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long raised = call(key, "raise the fencing token of",
+		Long raised = RedisCalls.call(key, "raise the fencing token of",
 				() -> this.redis.execute(LockScripts.RAISE_FENCE, List.of(keys.lock(), keys.fence()), ownerToken,
 						String.valueOf(fencingToken), this.fencingCounterRetention));
 		return raised != null && raised == 1L;
@@ -358,76 +266,7 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	@Override
 	public boolean isHeld(String key, String ownerToken) {
 		String lockKey = RedisLockKeys.lockKey(key);
-		return ownerToken.equals(call(key, "check", () -> this.redis.opsForValue().get(lockKey)));
-	}
-
-	private <T> @Nullable T call(String key, String operation, Supplier<@Nullable T> command) {
-		try {
-			return command.get();
-		}
-		catch (DataAccessException ex) {
-			// The most specific cause says why: Spring Data's own message is often just
-			// "Error in execution", where Redis said READONLY or NOPERM.
-			throw new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': "
-					+ NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
-		}
-	}
-
-	private static AcquireResult acquireResult(@Nullable List<?> reply) {
-		List<?> values = reply(reply, "acquire");
-		long value = (Long) values.get(1);
-		if ((Long) values.get(0) == 1L) {
-			return new AcquireResult.Acquired(value);
-		}
-		return new AcquireResult.Busy((value >= 0) ? Duration.ofMillis(value) : null);
-	}
-
-	private static String millis(Duration duration) {
-		return String.valueOf(duration.toMillis());
-	}
-
-	/**
-	 * Load every script into Redis once Redis has answered, so that the first renewal or
-	 * release does not pay an extra round trip for Redis to learn its script (EVALSHA,
-	 * NOSCRIPT, then EVAL). The scripts load on a thread of their own, over the shared
-	 * connection, one {@code SCRIPT LOAD} after the other: the acquisition that triggers
-	 * it must not wait, since its lease is already running (a pipeline here used to open
-	 * a connection of its own, which on a slow link took longer than a short lease).
-	 * After a Redis restart the scripts load again on first use.
-	 */
-	private void loadScriptsOnce() {
-		if (this.scriptsLoaded) {
-			return;
-		}
-		// Tried once: if it fails, the scripts still load on first use.
-		this.scriptsLoaded = true;
-		Thread loader = new Thread(this::loadScripts, "distlock-script-loader");
-		loader.setDaemon(true);
-		loader.start();
-	}
-
-	private void loadScripts() {
-		try {
-			// The shared connection: opened here, if not yet, and kept for the locks.
-			this.redis.execute((RedisCallback<String>) (connection) -> connection.ping());
-			for (RedisScript<?> script : LockScripts.ALL) {
-				this.redis.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
-					.scriptLoad(bytes(script.getScriptAsString())));
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not load the lock scripts ahead of use; they load on first use instead", ex);
-		}
-	}
-
-	private static byte[] bytes(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
-	}
-
-	private static <T> T reply(@Nullable T reply, String operation) {
-		// Only a pipelined or transactional connection answers null, and we use neither.
-		Assert.state(reply != null, () -> "Redis gave no reply to the " + operation + " script");
-		return reply;
+		return ownerToken.equals(RedisCalls.call(key, "check", () -> this.redis.opsForValue().get(lockKey)));
 	}
 
 }

@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.LockBackendException;
+import io.distlock.core.AcquireResult;
+
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataAccessException;
+import org.springframework.util.Assert;
+
+/**
+ * Runs the Redis commands of a lock operation and reads their replies: what every
+ * operation of {@link RedisLockClient} and its renewal batches do alike.
+ */
+final class RedisCalls {
+
+	private RedisCalls() {
+	}
+
+	/**
+	 * Run a command for the given lock, reporting a failure of Redis as a
+	 * {@link LockBackendException}.
+	 */
+	static <T> @Nullable T call(String key, String operation, Supplier<@Nullable T> command) {
+		try {
+			return command.get();
+		}
+		catch (DataAccessException ex) {
+			// The most specific cause says why: Spring Data's own message is often just
+			// "Error in execution", where Redis said READONLY or NOPERM.
+			throw new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': "
+					+ NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Read the reply of an acquire script: whether it acquired, with the fencing token if
+	 * so and the holder's remaining lease if not.
+	 */
+	static AcquireResult acquireResult(@Nullable List<?> reply) {
+		List<?> values = reply(reply, "acquire");
+		long value = (Long) values.get(1);
+		if ((Long) values.get(0) == 1L) {
+			return new AcquireResult.Acquired(value);
+		}
+		return new AcquireResult.Busy((value >= 0) ? Duration.ofMillis(value) : null);
+	}
+
+	/**
+	 * Check that a script answered at all.
+	 */
+	static <T> T reply(@Nullable T reply, String operation) {
+		// Only a pipelined or transactional connection answers null, and we use neither.
+		Assert.state(reply != null, () -> "Redis gave no reply to the " + operation + " script");
+		return reply;
+	}
+
+	/**
+	 * Format a duration as a script argument.
+	 */
+	static String millis(Duration duration) {
+		return String.valueOf(duration.toMillis());
+	}
+
+	/**
+	 * Encode a key or script for a raw connection command.
+	 */
+	static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
