@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A Redis Sentinel setup on loopback: a primary, its replicas and three sentinels
  * monitoring it with quorum 2, tuned so that a failover takes seconds. Every
@@ -223,6 +225,38 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		return "sentinel group " + MASTER_NAME + " with sentinels " + sentinelAddresses();
 	}
 
+	/**
+	 * Close the connections of the server's clients, but not the sentinels' own (named
+	 * {@code sentinel-...}), which they need to finish the failover.
+	 */
+	private static void disconnectClients(RedisServer server) {
+		for (String client : String.valueOf(server.command("CLIENT", "LIST")).split("\r?\n")) {
+			String id = field(client, "id");
+			String name = field(client, "name");
+			String flags = field(client, "flags");
+			// Not a replication link (S: a replica's, M: to its own primary).
+			boolean ordinary = flags != null && !flags.contains("S") && !flags.contains("M");
+			if (id != null && ordinary && (name == null || !name.startsWith("sentinel-"))) {
+				try {
+					server.command("CLIENT", "KILL", "ID", id, "SKIPME", "yes");
+				}
+				catch (RedisCommandException ex) {
+					// Gone already.
+				}
+			}
+		}
+	}
+
+	private static @Nullable String field(String client, String field) {
+		for (String pair : client.split(" ")) {
+			if (pair.startsWith(field + "=")) {
+				String value = pair.substring(field.length() + 1);
+				return value.isEmpty() ? null : value;
+			}
+		}
+		return null;
+	}
+
 	private RedisServer awaitFailover(RedisServer old) {
 		Polling.await(AWAIT_FAILOVER_TIMEOUT, "the sentinels to promote a replica of " + old,
 				() -> this.probe.promoted(old) != null, this.probe::describe);
@@ -236,8 +270,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 			// 8 seconds: demote it, and drop its clients, so that they ask the sentinels
 			// for the new primary instead of writing to a replica.
 			old.command("REPLICAOF", RedisServer.HOST, Integer.toString(promoted.port()));
-			old.command("CLIENT", "KILL", "TYPE", "normal");
-			old.command("CLIENT", "KILL", "TYPE", "pubsub");
+			disconnectClients(old);
 		}
 		this.probe.awaitSettled(promoted, replicas(), AWAIT_FAILOVER_TIMEOUT);
 		return promoted;
