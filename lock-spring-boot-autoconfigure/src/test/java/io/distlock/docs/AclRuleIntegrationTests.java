@@ -110,9 +110,9 @@ public class AclRuleIntegrationTests {
 	}
 
 	private static void exerciseLocks(LockTemplate template) throws Exception {
-		// Renewed by the watchdog: held four times its ttl.
-		try (LockHandle handle = template.tryAcquire("renewed", Duration.ofMillis(300), Duration.ZERO).orElseThrow()) {
-			Thread.sleep(1_200);
+		// Renewed by the watchdog: held three times its ttl.
+		try (LockHandle handle = template.tryAcquire("renewed", Duration.ofSeconds(1), Duration.ZERO).orElseThrow()) {
+			Thread.sleep(3_000);
 			assertThat(handle.isHeld()).isTrue();
 		}
 		for (boolean fair : new boolean[] { false, true }) {
