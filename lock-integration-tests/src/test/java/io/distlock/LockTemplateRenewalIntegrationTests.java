@@ -153,8 +153,12 @@ class LockTemplateRenewalIntegrationTests {
 				// The renewal due after 500ms times out (300ms) and is retried as Redis
 				// comes back, well within the lease.
 				redis.endpoint().pause();
-				Thread.sleep(900);
-				redis.endpoint().resume();
+				try {
+					await().atMost(Duration.ofSeconds(1)).until(() -> client.failedRenewals > 0);
+				}
+				finally {
+					redis.endpoint().resume();
+				}
 				long renewals = client.renewed.size();
 				await().atMost(Duration.ofSeconds(5)).until(() -> client.renewed.size() > renewals);
 				assertThat(handle.isHeld()).isTrue();

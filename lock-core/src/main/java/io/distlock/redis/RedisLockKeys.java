@@ -18,6 +18,8 @@ package io.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 
 /**
@@ -104,6 +106,15 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 	static String lockKey(String resource) {
 		validate(resource);
 		return resource;
+	}
+
+	/**
+	 * Return the resource whose release channel this is, or {@code null} for a channel
+	 * that is no release channel: the part after its one separator.
+	 */
+	static @Nullable String resourceOfChannel(String channel) {
+		int separator = channel.indexOf(SEPARATOR);
+		return (channel.startsWith(CHANNEL_PREFIX) && separator >= 0) ? channel.substring(separator + 1) : null;
 	}
 
 	private static String derived(String tag, String type, String resource) {

@@ -41,9 +41,9 @@ final class ShardedReleaseListener extends RedisClusterPubSubAdapter<String, Str
 
 	@Override
 	public void ssubscribed(RedisClusterNode node, String channel, long count) {
-		int separator = channel.indexOf(RedisLockKeys.SEPARATOR);
-		if (separator >= 0) {
-			this.waiter.signalResource(channel.substring(separator + 1));
+		String resource = RedisLockKeys.resourceOfChannel(channel);
+		if (resource != null) {
+			this.waiter.signalResource(resource);
 		}
 	}
 

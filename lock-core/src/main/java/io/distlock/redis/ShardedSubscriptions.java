@@ -52,6 +52,9 @@ final class ShardedSubscriptions {
 
 	private static final Duration RETRY = Duration.ofSeconds(1);
 
+	// How long a subscription may go unanswered before it is taken as failed.
+	private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(2);
+
 	// Logged as the notifier, the type that users configure and look for.
 	private static final Log logger = LogFactory.getLog(ShardedReleaseNotifier.class);
 
@@ -227,12 +230,31 @@ final class ShardedSubscriptions {
 	}
 
 	private void failed(RedisFuture<Void> command, String channel) {
-		// Handled off Lettuce's event loop, which must never wait for this monitor.
-		command.whenCompleteAsync((result, ex) -> {
-			if (ex != null) {
-				onFailure(channel, ex);
-			}
-		});
+		// A copy, so that the timeout does not complete Lettuce's own command: one sent
+		// to
+		// a node that died stays queued there, and would otherwise never answer. Handled
+		// off Lettuce's event loop, which must never wait for this monitor.
+		command.toCompletableFuture()
+			.copy()
+			.orTimeout(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+			.whenCompleteAsync((result, ex) -> {
+				if (ex != null) {
+					onFailure(channel, ex);
+				}
+			});
+	}
+
+	/**
+	 * Subscribe to the channel again if its lock is still waited for: after a failover
+	 * the first attempts may go to a node that no longer serves it.
+	 */
+	private synchronized void retry(String channel) {
+		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
+		String resource = RedisLockKeys.resourceOfChannel(channel);
+		if (this.running && this.mode == Mode.SHARDED && connection != null && resource != null
+				&& this.waiter.isWaitedFor(resource) && this.subscribed.add(channel)) {
+			failed(connection.async().ssubscribe(channel), channel);
+		}
 	}
 
 	private synchronized void onFailure(String channel, Throwable ex) {
@@ -256,7 +278,9 @@ final class ShardedSubscriptions {
 			this.waiter.setInterest(null);
 		}
 		else {
-			logger.debug("Could not subscribe to " + channel + "; its waiters poll meanwhile", ex);
+			logger.debug("Could not subscribe to " + channel + "; its waiters poll meanwhile, and it is tried "
+					+ "again in " + RETRY.toMillis() + "ms", ex);
+			CompletableFuture.delayedExecutor(RETRY.toMillis(), TimeUnit.MILLISECONDS).execute(() -> retry(channel));
 		}
 	}
 
