@@ -17,6 +17,8 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.commons.logging.Log;
@@ -54,6 +56,8 @@ final class DefaultLockHandle implements LockHandle {
 	private final Thread holder = Thread.currentThread();
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	private final CompletableFuture<Void> lost = new CompletableFuture<>();
 
 	private volatile @Nullable Runnable beforeRelease;
 
@@ -95,6 +99,12 @@ final class DefaultLockHandle implements LockHandle {
 		}
 	}
 
+	@Override
+	public CompletionStage<Void> whenLost() {
+		// A minimal stage, so that callers cannot complete it.
+		return this.lost.minimalCompletionStage();
+	}
+
 	/**
 	 * Run the given action before the release script, so that lease renewal is stopped
 	 * before the release and cannot resurrect the lease afterwards.
@@ -114,7 +124,13 @@ final class DefaultLockHandle implements LockHandle {
 		}
 		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
 				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
-		this.listener.onLost(this.key, this.fencingToken, this.holder);
+		try {
+			this.listener.onLost(this.key, this.fencingToken, this.holder);
+		}
+		finally {
+			// Also when a listener failed: the work under the lock must hear of it.
+			this.lost.complete(null);
+		}
 		return true;
 	}
 

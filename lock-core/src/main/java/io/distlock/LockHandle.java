@@ -16,6 +16,8 @@
 
 package io.distlock;
 
+import java.util.concurrent.CompletionStage;
+
 /**
  * One held acquisition of a distributed lock, released by {@link #close()}.
  *
@@ -49,6 +51,21 @@ public interface LockHandle extends AutoCloseable {
 	 * @throws LockBackendException if Redis cannot be reached
 	 */
 	boolean isHeld();
+
+	/**
+	 * Return a stage that completes when this lock is found lost: a renewal found it gone
+	 * or owned by someone else, or its lease ran out before a renewal was confirmed (or
+	 * renewal stopped without a release: maximum hold time, shutdown). Async work can
+	 * cancel itself with it: {@code lock.whenLost().thenRun(() -> work.cancel(true))}.
+	 * <p>
+	 * It completes (with {@code null}) at most once, on a thread of the lease renewer
+	 * that renews nothing, at the same time as {@code LockListener.onLost}; it never
+	 * completes after a normal release, and it stays incomplete for a lock without
+	 * auto-renew, whose loss nothing detects. The stage is read-only: completing it is
+	 * not possible.
+	 * @return a stage completed when the lock is found lost
+	 */
+	CompletionStage<Void> whenLost();
 
 	/**
 	 * Release the lock if this acquisition still holds it. Idempotent: calling it again

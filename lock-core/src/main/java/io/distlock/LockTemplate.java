@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -61,6 +63,10 @@ import org.springframework.util.Assert;
  * is {@link LockContext bound} to the thread, and a nested {@code execute} of the same
  * key on that thread re-enters it; re-entering a lock already found lost throws a
  * {@link LockAcquisitionException} instead of running the nested code.
+ * <p>
+ * The {@code executeAsync} methods hold the policy for asynchronous work, which
+ * {@code @DistributedLocked} methods returning a {@link CompletionStage} share: the lock
+ * is released when the work's stage completes, not when the code that started it returns.
  *
  * @see LockHandle
  * @see LockClient
@@ -77,6 +83,8 @@ public class LockTemplate {
 	private final LockClient client;
 
 	private final LockAcquirer acquirer;
+
+	private final AsyncLockExecution async = new AsyncLockExecution((request, start) -> acquire(request, start, true));
 
 	private final LockCounters counters = new LockCounters();
 
@@ -187,7 +195,7 @@ public class LockTemplate {
 	 */
 	public Optional<LockHandle> tryAcquire(LockRequest request) {
 		Assert.notNull(request, "'request' must not be null");
-		return Optional.ofNullable(acquire(request, System.nanoTime()));
+		return Optional.ofNullable(acquire(request, System.nanoTime(), false));
 	}
 
 	/**
@@ -269,7 +277,7 @@ public class LockTemplate {
 			return callback.doWithLock(held);
 		}
 		long start = System.nanoTime();
-		LockHandle handle = acquire(request, start);
+		LockHandle handle = acquire(request, start, false);
 		if (handle == null) {
 			return whenBusy
 				.whenBusy(new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start)));
@@ -298,7 +306,59 @@ public class LockTemplate {
 		return result;
 	}
 
-	private static void assertReenterable(LockHandle held, String key) {
+	/**
+	 * Run asynchronous work under the lock described by the request: take the lock on the
+	 * calling thread (waiting as {@code execute} does), call the action, and hold the
+	 * lock until the stage it returns completes, normally, exceptionally or by
+	 * cancellation; then release it. The lease is renewed meanwhile, also after the
+	 * calling thread returned or ended, up to the maximum hold time.
+	 * <p>
+	 * When the lock stays busy, the action does not run and the returned stage fails with
+	 * a {@link LockAcquisitionException}; a {@link LockBackendException} (or an interrupt
+	 * while waiting) fails it likewise: locking failures are never thrown. Cancelling the
+	 * returned stage cancels the action's stage (when it is a {@link CompletableFuture},
+	 * which does not interrupt the thread doing the work), and the lock is released once
+	 * that one completed. The handle is {@link LockContext bound} to the calling thread
+	 * only while the action is called, not in the work it starts: pass
+	 * {@code lock.fencingToken()} on, and use {@link LockHandle#whenLost()} to stop the
+	 * work if the lock is lost.
+	 * @param <T> the type of the work's result
+	 * @param <E> the type of exception the action may throw
+	 * @param request what to lock and how
+	 * @param action starts the work under the held lock and returns its stage; a
+	 * {@code null} stage counts as completed at once
+	 * @return a stage completed with the work's outcome after the lock was released
+	 * @throws E what the action threw before returning a stage (after the release)
+	 */
+	public <T extends @Nullable Object, E extends Throwable> CompletableFuture<T> executeAsync(LockRequest request,
+			LockCallback<? extends @Nullable CompletionStage<T>, E> action) throws E {
+		return executeAsync(request, action, CompletableFuture::failedFuture);
+	}
+
+	/**
+	 * Run asynchronous work under the lock described by the request as
+	 * {@link #executeAsync(LockRequest, LockCallback)} does, or, when the lock stays busy
+	 * for the whole wait time, answer with the stage of the busy callback instead.
+	 * @param <T> the type of the work's result
+	 * @param <E> the type of exception the callbacks may throw
+	 * @param request what to lock and how
+	 * @param action starts the work under the held lock and returns its stage
+	 * @param whenBusy answers for a lock that stayed busy; a {@code null} stage counts as
+	 * completed with {@code null}
+	 * @return a stage completed with the work's outcome after the lock was released, or
+	 * the busy callback's stage
+	 * @throws E what a callback threw before returning a stage
+	 */
+	public <T extends @Nullable Object, E extends Throwable> CompletableFuture<T> executeAsync(LockRequest request,
+			LockCallback<? extends @Nullable CompletionStage<T>, E> action,
+			LockBusyCallback<? extends @Nullable CompletionStage<T>, E> whenBusy) throws E {
+		Assert.notNull(request, "'request' must not be null");
+		Assert.notNull(action, "'action' must not be null");
+		Assert.notNull(whenBusy, "'whenBusy' must not be null");
+		return this.async.execute(request, action, whenBusy);
+	}
+
+	static void assertReenterable(LockHandle held, String key) {
 		// Re-entering would run the nested code as if it held a lock that another owner
 		// may hold by now. Taking the lock again would not help: the outer code, told of
 		// the loss, would still work under its old fencing token. So the nested call
@@ -312,7 +372,7 @@ public class LockTemplate {
 		}
 	}
 
-	private static <T extends @Nullable Object, E extends Throwable> T doWithBoundLock(LockHandle handle,
+	static <T extends @Nullable Object, E extends Throwable> T doWithBoundLock(LockHandle handle,
 			LockCallback<T, E> callback) throws E {
 		LockContext.bind(handle);
 		try {
@@ -323,7 +383,7 @@ public class LockTemplate {
 		}
 	}
 
-	private @Nullable LockHandle acquire(LockRequest request, long start) {
+	private @Nullable LockHandle acquire(LockRequest request, long start, boolean detached) {
 		Assert.isTrue(!request.fair() || supportsFairLocks(),
 				() -> "Lock '" + request.key() + "' was requested fair, but the lock store "
 						+ this.client.getClass().getName()
@@ -348,7 +408,7 @@ public class LockTemplate {
 			DefaultLockHandle handle = new DefaultLockHandle(request.key(), resource, owner, acquired.fencingToken(),
 					this.client, this.listener);
 			if (request.autoRenew()) {
-				renew(handle, request.ttl(), attempt.sentAtNanos());
+				renew(handle, request.ttl(), attempt.sentAtNanos(), detached);
 			}
 			this.listener.onAcquired(request.key(), acquired.fencingToken(), waited);
 			return handle;
@@ -357,11 +417,15 @@ public class LockTemplate {
 		return null;
 	}
 
-	private void renew(DefaultLockHandle handle, Duration ttl, long startNanos) {
+	private void renew(DefaultLockHandle handle, Duration ttl, long startNanos, boolean detached) {
 		Lease lease;
 		try {
 			Instant startedAt = this.renewer.getClock().instant().minusNanos(System.nanoTime() - startNanos);
-			lease = this.renewer.register(handle.resource(), handle.ownerToken(), ttl, startedAt, handle::markLost);
+			// The lease of async work must not stop when the calling thread ends.
+			lease = detached
+					? this.renewer.registerDetached(handle.resource(), handle.ownerToken(), ttl, startedAt,
+							handle::markLost)
+					: this.renewer.register(handle.resource(), handle.ownerToken(), ttl, startedAt, handle::markLost);
 		}
 		catch (RuntimeException ex) {
 			// Not renewed, the lease would run out under the caller: give the lock back.

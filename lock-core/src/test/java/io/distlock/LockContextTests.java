@@ -18,6 +18,7 @@ package io.distlock;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -212,6 +213,11 @@ class LockContextTests {
 		@Override
 		public boolean isHeld() {
 			return true;
+		}
+
+		@Override
+		public CompletionStage<Void> whenLost() {
+			return new CompletableFuture<>();
 		}
 
 		@Override

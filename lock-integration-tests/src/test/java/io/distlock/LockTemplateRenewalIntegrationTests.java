@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -195,6 +196,34 @@ class LockTemplateRenewalIntegrationTests {
 		handles.forEach(LockHandle::close);
 		assertThat(this.renewer.size()).isZero();
 		assertThat(redis.endpoint().command("EXISTS", "lock:k0", "lock:k999")).isEqualTo(0L);
+	}
+
+	@Test
+	void whenLostCompletesWhenTheLockKeyIsRemovedWhileHeld() {
+		LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
+		CompletableFuture<Void> lost = handle.whenLost().toCompletableFuture();
+		assertThat(lost).isNotDone();
+		redis.endpoint().command("DEL", "lock:k");
+		// The next renewal (after ttl/3) finds the key gone.
+		await().atMost(Duration.ofSeconds(5)).until(lost::isDone);
+		assertThat(lost).isCompleted();
+		assertThat(this.lost).containsExactly("k");
+		handle.close();
+	}
+
+	@Test
+	void whenLostStaysIncompleteAfterANormalRelease() {
+		LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
+		CompletableFuture<Void> lost = handle.whenLost().toCompletableFuture();
+		// Renewed at least twice first, so the lease outlived its ttl's first third.
+		long renewals = this.client.renewed.size();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.renewed.size() >= renewals + 2);
+		handle.close();
+		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
+		// Past the released lease's ttl: nothing reports it lost.
+		await().pollDelay(TTL.multipliedBy(2)).atMost(Duration.ofSeconds(5)).until(() -> true);
+		assertThat(lost).isNotDone();
+		assertThat(this.lost).isEmpty();
 	}
 
 	@Test

@@ -49,6 +49,15 @@ import org.springframework.aot.hint.annotation.Reflective;
  * through an outer annotated call re-enters it without a second Redis round trip.
  *
  * <p>
+ * On a method returning {@code CompletableFuture} or {@code CompletionStage}, the lock is
+ * held until the returned stage completes (normally, exceptionally or by cancellation),
+ * and a busy lock answers with a stage: failed with a {@code LockAcquisitionException}
+ * ({@link LockFailurePolicy#THROW THROW}), completed with {@code null}
+ * ({@link LockFailurePolicy#SKIP SKIP}), or the fallback method's. On an {@code @Async}
+ * method returning {@code void} it fails the startup: that work runs after the method
+ * returned, uncovered by the lock.
+ *
+ * <p>
  * Usable as a meta-annotation: attributes of a composed annotation override these through
  * {@link org.springframework.core.annotation.AliasFor @AliasFor}.
  *

@@ -19,6 +19,8 @@ package io.distlock.core;
 import java.time.Instant;
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One lease kept alive by a {@link LeaseRenewer}, until cancelled.
  *
@@ -28,7 +30,9 @@ public final class Lease {
 
 	private final Renewal renewal;
 
-	private final Thread holder;
+	// Null for a lease detached from any thread (async work): its renewal does not stop
+	// when a thread ends.
+	private final @Nullable Thread holder;
 
 	private final Instant startedAt;
 
@@ -44,7 +48,7 @@ public final class Lease {
 	// writes it.
 	private volatile boolean renewing;
 
-	Lease(Renewal renewal, Thread holder, Instant startedAt, Runnable onLost, Consumer<Lease> onCancel) {
+	Lease(Renewal renewal, @Nullable Thread holder, Instant startedAt, Runnable onLost, Consumer<Lease> onCancel) {
 		this.renewal = renewal;
 		this.holder = holder;
 		this.startedAt = startedAt;
@@ -67,7 +71,7 @@ public final class Lease {
 		return this.renewal;
 	}
 
-	Thread holder() {
+	@Nullable Thread holder() {
 		return this.holder;
 	}
 

@@ -174,14 +174,38 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * not take the renewal
 	 */
 	public Lease register(String key, String ownerToken, Duration ttl, Instant startedAt, Runnable onLost) {
+		return register(key, ownerToken, ttl, startedAt, onLost, Thread.currentThread());
+	}
+
+	/**
+	 * Start renewing a lease that started at the given instant, as
+	 * {@link #register(String, String, Duration, Instant, Runnable)} does, but detached
+	 * from the calling thread: renewal goes on after that thread ends, until the lease is
+	 * cancelled, found lost, held longer than the maximum hold time, or this renewer is
+	 * closed. For the lock of asynchronous work, which outlives the thread that took it.
+	 * @param key the resource name
+	 * @param ownerToken the token of the acquisition
+	 * @param ttl the lease time
+	 * @param startedAt when the acquisition was sent, read from {@link #getClock()}
+	 * @param onLost called once, on a listener thread, when the lease is lost
+	 * @return the lease, to cancel before the lock is released
+	 * @throws IllegalStateException if this renewer was closed
+	 * @throws org.springframework.core.task.TaskRejectedException if the scheduler did
+	 * not take the renewal
+	 */
+	public Lease registerDetached(String key, String ownerToken, Duration ttl, Instant startedAt, Runnable onLost) {
+		return register(key, ownerToken, ttl, startedAt, onLost, null);
+	}
+
+	private Lease register(String key, String ownerToken, Duration ttl, Instant startedAt, Runnable onLost,
+			@Nullable Thread holder) {
 		Assert.notNull(key, "'key' must not be null");
 		Assert.notNull(ownerToken, "'ownerToken' must not be null");
 		Assert.notNull(ttl, "'ttl' must not be null");
 		Assert.notNull(startedAt, "'startedAt' must not be null");
 		Assert.notNull(onLost, "'onLost' must not be null");
 		assertOpen(key);
-		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), Thread.currentThread(), startedAt, onLost,
-				this.leases::remove);
+		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), holder, startedAt, onLost, this.leases::remove);
 		this.leases.add(lease);
 		this.running = true;
 		try {

@@ -23,7 +23,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides when a lease is no longer renewed although nobody cancelled it: its holder
- * thread ended, or it was held longer than the maximum hold time.
+ * thread ended, or it was held longer than the maximum hold time. A lease
+ * {@link LeaseRenewer#registerDetached detached} from any thread (the lock of async work,
+ * which outlives the thread that started it) is stopped by the maximum hold time only.
  *
  * <p>
  * Each of these means the lock leaked (its holder will never release it), and renewing it
@@ -53,7 +55,7 @@ final class LeaseStopPolicy {
 	 */
 	@Nullable String stopReason(Lease lease, Instant now) {
 		Thread holder = lease.holder();
-		if (!holder.isAlive()) {
+		if (holder != null && !holder.isAlive()) {
 			return "its holder thread '" + holder.getName() + "' ended without releasing it";
 		}
 		if (now.isAfter(lease.startedAt().plus(this.maxHold))) {

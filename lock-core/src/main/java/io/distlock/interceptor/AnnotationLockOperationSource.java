@@ -194,17 +194,34 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 					+ ", so no proxy can intercept it and the lock would silently not apply; make it a public, "
 					+ "non-final instance method");
 		}
-		if (asyncPresent && (AnnotatedElementUtils.hasAnnotation(specificMethod,
-				org.springframework.scheduling.annotation.Async.class)
-				|| AnnotatedElementUtils.hasAnnotation(userClass,
-						org.springframework.scheduling.annotation.Async.class))) {
-			logger.warn("@DistributedLocked together with @Async on '" + specificMethod + "': depending on the order "
-					+ "of the proxies, the lock may be released when the call is handed to the executor, before "
-					+ "the work runs. Put @DistributedLocked on a method that the asynchronous task calls instead.");
-		}
 		LockOperation operation = parser().parse(locked, specificMethod, userClass);
+		if (asyncPresent && !operation.async() && isAsyncAnnotated(specificMethod, userClass)) {
+			checkAsyncWithoutStage(specificMethod);
+		}
 		warnIfTooShortToRenew(operation, locked.ttl());
 		return operation;
+	}
+
+	private static boolean isAsyncAnnotated(Method method, Class<?> userClass) {
+		return AnnotatedElementUtils.hasAnnotation(method, org.springframework.scheduling.annotation.Async.class)
+				|| AnnotatedElementUtils.hasAnnotation(userClass,
+						org.springframework.scheduling.annotation.Async.class);
+	}
+
+	private static void checkAsyncWithoutStage(Method method) {
+		// With a CompletableFuture the lock is held until the work completes, whichever
+		// proxy runs first; without one, the work runs after the method returned.
+		if (method.getReturnType() == void.class) {
+			throw LockOperationParser.invalid(method,
+					"the method is @Async and returns void: its work runs "
+							+ "after the method returns, so the lock would not cover it. Return a CompletableFuture "
+							+ "(the lock is then held until it completes), or put @DistributedLocked on a method that "
+							+ "the asynchronous task calls");
+		}
+		logger.warn("@DistributedLocked together with @Async on '" + method + "', which returns "
+				+ method.getReturnType().getName() + ": depending on the order of the proxies, the lock may be "
+				+ "released when the call is handed to the executor, before the work runs. Return a "
+				+ "CompletableFuture, or put @DistributedLocked on a method that the asynchronous task calls.");
 	}
 
 	private void warnIfTooShortToRenew(LockOperation operation, String ttl) {

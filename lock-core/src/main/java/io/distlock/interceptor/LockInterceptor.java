@@ -21,6 +21,8 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -34,6 +36,7 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockContext;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
+import io.distlock.annotation.LockFailurePolicy;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -51,9 +54,12 @@ import org.springframework.util.ClassUtils;
  * the invocation to
  * {@link LockTemplate#execute(LockRequest, io.distlock.LockCallback, io.distlock.LockBusyCallback)
  * LockTemplate.execute}, which holds the one release policy, re-enters a lock the thread
- * already holds, and releases the lock when the method ends. When the lock stays busy the
- * method does not run: the operation's failure policy throws, skips or calls the
- * fallback.
+ * already holds, and releases the lock when the method ends. A method returning a
+ * {@code CompletableFuture} or {@code CompletionStage} goes to
+ * {@link LockTemplate#executeAsync(LockRequest, io.distlock.LockCallback, io.distlock.LockBusyCallback)
+ * executeAsync} instead, which holds the lock until the returned stage completes. When
+ * the lock stays busy the method does not run: the operation's failure policy throws (a
+ * failed stage for an async method), skips or calls the fallback.
  *
  * <p>
  * Once the application's singletons exist, it checks that the lock store can do what the
@@ -129,9 +135,25 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		if (LockContext.find(key) == null) {
 			warnIfInTransaction(operation);
 		}
+		LockRequest request = request(operation, key);
+		if (operation.async()) {
+			// Held until the returned stage completes; a busy lock fails that stage
+			// instead of throwing (THROW), or completes it empty (SKIP).
+			return this.template.get()
+				.executeAsync(request, (lock) -> stage(invocation.proceed()),
+						(busy) -> (operation.onFailure() == LockFailurePolicy.THROW)
+								? CompletableFuture.failedFuture(busy)
+								: stage(notAcquired(operation, busy, invocation, target)));
+		}
 		return this.template.get()
-			.execute(request(operation, key), (lock) -> invocation.proceed(),
+			.execute(request, (lock) -> invocation.proceed(),
 					(busy) -> notAcquired(operation, busy, invocation, target));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static @Nullable CompletionStage<@Nullable Object> stage(@Nullable Object returned) {
+		// The operation is async only for methods declared to return a CompletionStage.
+		return (CompletionStage<@Nullable Object>) returned;
 	}
 
 	private static LockRequest request(LockOperation operation, String key) {

@@ -49,8 +49,10 @@ public final class LockOperation {
 
 	private final @Nullable Method fallback;
 
+	private final boolean async;
+
 	LockOperation(Method method, String name, KeyExpression key, Duration ttl, Duration waitTime, boolean autoRenew,
-			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback) {
+			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback, boolean async) {
 		this.method = method;
 		this.name = name;
 		this.key = key;
@@ -60,6 +62,7 @@ public final class LockOperation {
 		this.fair = fair;
 		this.onFailure = onFailure;
 		this.fallback = fallback;
+		this.async = async;
 	}
 
 	/**
@@ -131,6 +134,18 @@ public final class LockOperation {
 	}
 
 	/**
+	 * Return whether the method returns a {@code CompletableFuture} or
+	 * {@code CompletionStage}, whose lock is held until that stage completes rather than
+	 * until the method returns; decided once, when the method is parsed.
+	 * @return whether the method's work is asynchronous
+	 * @see io.distlock.LockTemplate#executeAsync(io.distlock.LockRequest,
+	 * io.distlock.LockCallback, io.distlock.LockBusyCallback)
+	 */
+	public boolean async() {
+		return this.async;
+	}
+
+	/**
 	 * Return the lock key for an evaluated key: {@code <name>:<key>}, or the key alone
 	 * without a name.
 	 * @param evaluatedKey the key expression's value for one call
@@ -144,7 +159,7 @@ public final class LockOperation {
 	public String toString() {
 		return "LockOperation[" + this.method + ", name='" + this.name + "', key=" + this.key + ", ttl=" + this.ttl
 				+ ", waitTime=" + this.waitTime + ", autoRenew=" + this.autoRenew + ", fair=" + this.fair
-				+ ", onFailure=" + this.onFailure + "]";
+				+ ", onFailure=" + this.onFailure + ", async=" + this.async + "]";
 	}
 
 }

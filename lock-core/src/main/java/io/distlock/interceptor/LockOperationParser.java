@@ -20,6 +20,8 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
@@ -88,7 +90,23 @@ final class LockOperationParser {
 					+ ": there is no value to return; use a fallbackMethod, or return a wrapper or Optional");
 		}
 		return new LockOperation(method, name, key, ttl, waitTime, locked.autoRenew(), locked.fair(), onFailure,
-				fallback);
+				fallback, isAsync(method));
+	}
+
+	private static boolean isAsync(Method method) {
+		Class<?> returnType = method.getReturnType();
+		if (returnType == CompletableFuture.class || returnType == CompletionStage.class) {
+			return true;
+		}
+		if (CompletionStage.class.isAssignableFrom(returnType)) {
+			// The proxy returns a CompletableFuture of its own, completed after the
+			// release, which another stage type cannot hold.
+			throw invalid(method,
+					"the method returns " + returnType.getName()
+							+ ", a CompletionStage the lock cannot be held across; declare CompletableFuture or "
+							+ "CompletionStage as the return type");
+		}
+		return false;
 	}
 
 	private Duration duration(Method method, String attribute, String value, Duration defaultValue, Duration max,

@@ -241,6 +241,33 @@ class LeaseRenewerTests {
 	}
 
 	@Test
+	void detachedLeaseIsStillRenewedAfterTheThreadThatRegisteredItEnded() throws Exception {
+		Thread caller = new Thread(
+				() -> this.renewer.registerDetached("k", "owner", TTL, T0, this.lost::incrementAndGet));
+		caller.start();
+		caller.join();
+		this.scheduler.advance(Duration.ofMillis(350));
+		assertThat(this.client.renewalsOf("k")).containsExactly(at(100), at(200), at(300));
+		assertThat(this.renewer.size()).isOne();
+		assertThat(this.lost).hasValue(0);
+	}
+
+	@Test
+	void detachedLeaseHeldLongerThanTheMaximumHoldTimeIsReportedLost() throws Exception {
+		List<Instant> lostAt = new CopyOnWriteArrayList<>();
+		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMillis(250), this.scheduler, Runnable::run,
+				Runnable::run)) {
+			Thread caller = new Thread(() -> renewer.registerDetached("k", "owner", Duration.ofMillis(150), T0,
+					() -> lostAt.add(this.scheduler.now())));
+			caller.start();
+			caller.join();
+			this.scheduler.advance(Duration.ofSeconds(1));
+			assertThat(renewer.size()).isZero();
+			assertThat(lostAt).containsExactly(at(300));
+		}
+	}
+
+	@Test
 	void leaseOfABrieflyInterruptedHolderThreadIsStillRenewed() {
 		// The test thread holds the lease and also runs the ticks.
 		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);

@@ -17,6 +17,8 @@
 package io.distlock.annotation;
 
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
@@ -124,10 +126,30 @@ class DistributedLockedStartupFailureTests {
 	}
 
 	@Test
-	void asyncTogetherWithTheLockIsWarnedAbout(CapturedOutput output) {
-		this.contextRunner.withBean(AsyncMethod.class).run((context) -> assertThat(context).hasNotFailed());
+	void asyncMethodReturningVoidIsRefused() {
+		assertStartupFails(AsyncMethod.class, "AsyncMethod.work()",
+				"the method is @Async and returns void: its work runs after the method returns, so the lock "
+						+ "would not cover it");
+	}
+
+	@Test
+	void asyncMethodReturningAFutureThatIsNoCompletionStageIsWarnedAbout(CapturedOutput output) {
+		this.contextRunner.withBean(AsyncFutureMethod.class).run((context) -> assertThat(context).hasNotFailed());
 		assertThat(output).contains("@DistributedLocked together with @Async on")
-			.contains(AsyncMethod.class.getName() + ".work()");
+			.contains(AsyncFutureMethod.class.getName() + ".work()");
+	}
+
+	@Test
+	void asyncMethodReturningACompletableFutureIsAcceptedWithoutWarning(CapturedOutput output) {
+		this.contextRunner.withBean(AsyncCompletableFutureMethod.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain("@Async");
+	}
+
+	@Test
+	void methodReturningAnotherCompletionStageTypeIsRefused() {
+		assertStartupFails(CustomStageMethod.class, "CustomStageMethod.work()",
+				"a CompletionStage the lock cannot be held across; declare CompletableFuture or CompletionStage");
 	}
 
 	private void assertStartupFails(Class<?> beanClass, String method, String problem) {
@@ -278,6 +300,39 @@ class DistributedLockedStartupFailureTests {
 		public Optional<String> other() {
 			return Optional.empty();
 		}
+
+	}
+
+	static class AsyncFutureMethod {
+
+		@Async
+		@DistributedLocked(key = "k")
+		public Future<String> work() {
+			return CompletableFuture.completedFuture("done");
+		}
+
+	}
+
+	static class AsyncCompletableFutureMethod {
+
+		@Async
+		@DistributedLocked(key = "k")
+		public CompletableFuture<String> work() {
+			return CompletableFuture.completedFuture("done");
+		}
+
+	}
+
+	static class CustomStageMethod {
+
+		@DistributedLocked(key = "k")
+		public CustomStage work() {
+			return new CustomStage();
+		}
+
+	}
+
+	static class CustomStage extends CompletableFuture<String> {
 
 	}
 

@@ -20,11 +20,13 @@ import java.io.IOException;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.test.RedisServerExtension;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -72,6 +74,12 @@ class ReadmeExamplesIntegrationTests {
 
 	@Autowired
 	private LockTemplate lockTemplate;
+
+	@Autowired
+	private ReportGenerator reports;
+
+	@Autowired
+	private GatedExecutor reportExecutor;
 
 	@Autowired
 	private StringRedisTemplate redisTemplate;
@@ -124,9 +132,66 @@ class ReadmeExamplesIntegrationTests {
 		assertThat(interrupted.get(10, TimeUnit.SECONDS)).isTrue();
 	}
 
+	@Test
+	void reportIsGeneratedUnderTheLockAndTheLockIsReleasedWhenItsFutureCompletes() throws Exception {
+		assertThat(this.reports.generate("2026-11").get(10, TimeUnit.SECONDS)).startsWith("report 2026-11 (token ");
+		assertThat(this.redisTemplate.hasKey("lock:report:2026-11")).as("released").isFalse();
+		assertThat(this.reports.export("2026-11").get(10, TimeUnit.SECONDS)).startsWith("report 2026-11 (token ");
+		assertThat(this.redisTemplate.hasKey("lock:export:2026-11")).as("released").isFalse();
+	}
+
+	@Test
+	void secondReportOfTheSameMonthWaitsForTheFirstsFuture() throws Exception {
+		CompletableFuture<Void> gate = new CompletableFuture<>();
+		this.reportExecutor.gate = gate;
+		CompletableFuture<String> first = this.reports.generate("2026-12");
+		assertThat(this.redisTemplate.hasKey("lock:report:2026-12")).as("held while the work waits").isTrue();
+		this.reportExecutor.gate = null;
+		CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> this.reports.generate("2026-12").join());
+		gate.complete(null);
+		long firstToken = token(first.get(10, TimeUnit.SECONDS));
+		assertThat(token(second.get(10, TimeUnit.SECONDS))).isGreaterThan(firstToken);
+		assertThat(this.redisTemplate.hasKey("lock:report:2026-12")).as("released").isFalse();
+	}
+
+	private static long token(String report) {
+		return Long.parseLong(report.substring(report.indexOf("(token ") + 7, report.length() - 1));
+	}
+
+	/**
+	 * Runs the reports on threads of its own, holding back the work of one while a test
+	 * sets a gate.
+	 */
+	static class GatedExecutor implements Executor {
+
+		volatile @Nullable CompletableFuture<Void> gate;
+
+		@Override
+		public void execute(Runnable command) {
+			CompletableFuture<Void> gate = this.gate;
+			CompletableFuture.runAsync(() -> {
+				if (gate != null) {
+					gate.join();
+				}
+				command.run();
+			});
+		}
+
+	}
+
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class TestApplication {
+
+		@Bean
+		GatedExecutor reportExecutor() {
+			return new GatedExecutor();
+		}
+
+		@Bean
+		ReportGenerator reportGenerator(LockTemplate lockTemplate, GatedExecutor reportExecutor) {
+			return new ReportGenerator(lockTemplate, reportExecutor);
+		}
 
 		@Bean
 		FencedDocumentStore store(JdbcTemplate jdbc) {
