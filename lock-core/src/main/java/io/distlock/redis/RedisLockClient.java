@@ -88,6 +88,9 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 		this.redis = redis;
 		this.renewals = new RenewalBatches(redis);
 		this.scripts = new ScriptPreloader(redis);
+		// Read the scripts now: threads that find the class still initializing wait for
+		// it, and a virtual thread waiting there pins its carrier.
+		Assert.state(!LockScripts.ALL.isEmpty(), "No lock scripts");
 	}
 
 	/**
