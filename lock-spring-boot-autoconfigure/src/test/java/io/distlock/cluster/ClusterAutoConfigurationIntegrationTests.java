@@ -16,14 +16,9 @@
 
 package io.distlock.cluster;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
-import io.distlock.LockHandle;
-import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
@@ -115,25 +110,7 @@ class ClusterAutoConfigurationIntegrationTests {
 		CriticalSections sections = CriticalSections.run(4, 10, inventory::reserve);
 		assertThat(sections.overlaps()).isZero();
 		assertThat(sections.count()).isEqualTo(40);
-		// Renewed by the watchdog: held three times its ttl.
-		try (LockHandle handle = template.tryAcquire("renewed", Duration.ofSeconds(1), Duration.ZERO).orElseThrow()) {
-			Thread.sleep(3_000);
-			assertThat(handle.isHeld()).isTrue();
-		}
-		for (boolean fair : new boolean[] { false, true }) {
-			LockRequest request = LockRequest.of("waited-" + fair, Duration.ofSeconds(30), Duration.ofSeconds(20))
-				.withFair(fair);
-			LockHandle holder = template.tryAcquire(request).orElseThrow();
-			CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
-				long start = System.nanoTime();
-				try (LockHandle handle = template.tryAcquire(request).orElseThrow()) {
-					return System.nanoTime() - start;
-				}
-			});
-			Thread.sleep(300);
-			holder.close();
-			assertThat(waiter.get(25, TimeUnit.SECONDS)).isLessThan(TimeUnit.SECONDS.toNanos(20));
-		}
+		AclRuleIntegrationTests.exerciseLocks(template);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -109,7 +109,13 @@ public class AclRuleIntegrationTests {
 			});
 	}
 
-	private static void exerciseLocks(LockTemplate template) throws Exception {
+	/**
+	 * Take, renew, wait for (plain and fair) and release locks, as every test of a user
+	 * or a deployment does.
+	 * @param template the application's template
+	 * @throws Exception if a lock did not behave
+	 */
+	public static void exerciseLocks(LockTemplate template) throws Exception {
 		// Renewed by the watchdog: held three times its ttl.
 		try (LockHandle handle = template.tryAcquire("renewed", Duration.ofSeconds(1), Duration.ZERO).orElseThrow()) {
 			Thread.sleep(3_000);
