@@ -46,8 +46,9 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
 	private final RedisReleaseNotifier classic;
 
-	// Waiting threads and Lettuce take its own monitor; this notifier's only orders start
-	// and stop, and is never taken while holding the other, so the two cannot deadlock.
+	// Waiting threads and Lettuce take its own lock; this notifier's monitor only orders
+	// start and stop, and is never taken while holding the other, so the two cannot
+	// deadlock.
 	private final ShardedSubscriptions subscriptions;
 
 	private volatile boolean running;

@@ -21,6 +21,8 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisFuture;
@@ -43,10 +45,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * background, and subscribes everything again after the cluster's topology changed.
  *
  * <p>
- * Each method holds this object's monitor, which a waiting thread takes to change a
- * subscription; Lettuce's event loop must never wait for it, so failed commands are
- * handled off that loop. On Redis before 7 it falls back on the classic notifier; when
- * the Redis user may not subscribe, waiters poll.
+ * Each method holds one lock, which a waiting thread takes to change a subscription;
+ * Lettuce's event loop must never wait for it, so failed commands are handled off that
+ * loop. On Redis before 7 it falls back on the classic notifier; when the Redis user may
+ * not subscribe, waiters poll.
  */
 final class ShardedSubscriptions {
 
@@ -63,6 +65,10 @@ final class ShardedSubscriptions {
 	private final LockWaiter waiter;
 
 	private final RedisReleaseNotifier classic;
+
+	// A lock, not a monitor: waiting threads enter it, and a virtual thread that blocks
+	// on a monitor pins its carrier (before Java 24).
+	private final Lock lock = new ReentrantLock();
 
 	private final Set<String> subscribed = new HashSet<>();
 
@@ -86,34 +92,46 @@ final class ShardedSubscriptions {
 	 * Follow the waiters from now on, connecting in the background; on a Redis already
 	 * found to lack sharded pub/sub, start the classic notifier instead.
 	 */
-	synchronized void start() {
-		this.running = true;
-		if (this.mode == Mode.CLASSIC) {
-			this.classic.start();
-			return;
+	void start() {
+		this.lock.lock();
+		try {
+			this.running = true;
+			if (this.mode == Mode.CLASSIC) {
+				this.classic.start();
+				return;
+			}
+			this.waiter.setInterest(this::changed);
+			connection();
 		}
-		this.waiter.setInterest(this::changed);
-		connection();
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
 	 * Stop following the waiters, and unsubscribe from everything by closing the
 	 * connection.
 	 */
-	synchronized void stop() {
-		this.running = false;
-		this.waiter.setInterest(null);
-		this.classic.stop();
-		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-		this.connection = null;
-		this.subscribed.clear();
-		Disposable topologyChanges = this.topologyChanges;
-		this.topologyChanges = null;
-		if (topologyChanges != null) {
-			topologyChanges.dispose();
+	void stop() {
+		this.lock.lock();
+		try {
+			this.running = false;
+			this.waiter.setInterest(null);
+			this.classic.stop();
+			StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
+			this.connection = null;
+			this.subscribed.clear();
+			Disposable topologyChanges = this.topologyChanges;
+			this.topologyChanges = null;
+			if (topologyChanges != null) {
+				topologyChanges.dispose();
+			}
+			if (connection != null) {
+				connection.closeAsync();
+			}
 		}
-		if (connection != null) {
-			connection.closeAsync();
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -121,21 +139,27 @@ final class ShardedSubscriptions {
 	 * Bring the subscription of one lock in line with whether someone here waits for it.
 	 * Runs on the waiting thread; the commands are sent without waiting for their answer.
 	 */
-	private synchronized void changed(String resource) {
-		if (!this.running || this.mode != Mode.SHARDED) {
-			return;
+	private void changed(String resource) {
+		this.lock.lock();
+		try {
+			if (!this.running || this.mode != Mode.SHARDED) {
+				return;
+			}
+			String channel = RedisLockKeys.of(resource).channel();
+			boolean wanted = this.waiter.isWaitedFor(resource);
+			if (wanted == this.subscribed.contains(channel)) {
+				return;
+			}
+			StatefulRedisClusterPubSubConnection<String, String> connection = connection();
+			if (connection == null) {
+				// Subscribed once connected, if still waited for then.
+				return;
+			}
+			subscribe(connection, channel, wanted);
 		}
-		String channel = RedisLockKeys.of(resource).channel();
-		boolean wanted = this.waiter.isWaitedFor(resource);
-		if (wanted == this.subscribed.contains(channel)) {
-			return;
+		finally {
+			this.lock.unlock();
 		}
-		StatefulRedisClusterPubSubConnection<String, String> connection = connection();
-		if (connection == null) {
-			// Subscribed once connected, if still waited for then.
-			return;
-		}
-		subscribe(connection, channel, wanted);
 	}
 
 	private void subscribe(StatefulRedisClusterPubSubConnection<String, String> connection, String channel,
@@ -184,31 +208,37 @@ final class ShardedSubscriptions {
 		}).whenComplete(this::connected);
 	}
 
-	private synchronized void connected(@Nullable StatefulRedisClusterPubSubConnection<String, String> connection,
+	private void connected(@Nullable StatefulRedisClusterPubSubConnection<String, String> connection,
 			@Nullable Throwable failure) {
-		this.connecting = false;
-		if (connection == null) {
-			logger.debug("Could not connect for release notifications; waiting callers poll meanwhile", failure);
-			if (this.running && this.mode == Mode.SHARDED) {
-				connect(RETRY);
+		this.lock.lock();
+		try {
+			this.connecting = false;
+			if (connection == null) {
+				logger.debug("Could not connect for release notifications; waiting callers poll meanwhile", failure);
+				if (this.running && this.mode == Mode.SHARDED) {
+					connect(RETRY);
+				}
+				return;
 			}
-			return;
+			if (!this.running) {
+				connection.closeAsync();
+				return;
+			}
+			connection.addListener(new ShardedReleaseListener(this.waiter));
+			this.connection = connection;
+			// Threads that began waiting while there was no connection.
+			this.waiter.waitedFor().forEach(this::changed);
+			AbstractRedisClient client = this.connectionFactory.getNativeClient();
+			if (client != null && this.topologyChanges == null) {
+				this.topologyChanges = client.getResources()
+					.eventBus()
+					.get()
+					.filter(ClusterTopologyChangedEvent.class::isInstance)
+					.subscribe((event) -> resubscribe());
+			}
 		}
-		if (!this.running) {
-			connection.closeAsync();
-			return;
-		}
-		connection.addListener(new ShardedReleaseListener(this.waiter));
-		this.connection = connection;
-		// Threads that began waiting while there was no connection.
-		this.waiter.waitedFor().forEach(this::changed);
-		AbstractRedisClient client = this.connectionFactory.getNativeClient();
-		if (client != null && this.topologyChanges == null) {
-			this.topologyChanges = client.getResources()
-				.eventBus()
-				.get()
-				.filter(ClusterTopologyChangedEvent.class::isInstance)
-				.subscribe((event) -> resubscribe());
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -219,13 +249,19 @@ final class ShardedSubscriptions {
 	 * unheard. Each confirmation wakes that lock's waiters, in case a release was missed
 	 * meanwhile.
 	 */
-	private synchronized void resubscribe() {
-		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-		if (!this.running || this.mode != Mode.SHARDED || connection == null) {
-			return;
+	private void resubscribe() {
+		this.lock.lock();
+		try {
+			StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
+			if (!this.running || this.mode != Mode.SHARDED || connection == null) {
+				return;
+			}
+			for (String channel : Set.copyOf(this.subscribed)) {
+				failed(connection.async().ssubscribe(channel), channel);
+			}
 		}
-		for (String channel : Set.copyOf(this.subscribed)) {
-			failed(connection.async().ssubscribe(channel), channel);
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -233,7 +269,7 @@ final class ShardedSubscriptions {
 		// A copy, so that the timeout does not complete Lettuce's own command: one sent
 		// to
 		// a node that died stays queued there, and would otherwise never answer. Handled
-		// off Lettuce's event loop, which must never wait for this monitor.
+		// off Lettuce's event loop, which must never wait for this lock.
 		command.toCompletableFuture()
 			.copy()
 			.orTimeout(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
@@ -248,39 +284,52 @@ final class ShardedSubscriptions {
 	 * Subscribe to the channel again if its lock is still waited for: after a failover
 	 * the first attempts may go to a node that no longer serves it.
 	 */
-	private synchronized void retry(String channel) {
-		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-		String resource = RedisLockKeys.resourceOfChannel(channel);
-		if (this.running && this.mode == Mode.SHARDED && connection != null && resource != null
-				&& this.waiter.isWaitedFor(resource) && this.subscribed.add(channel)) {
-			failed(connection.async().ssubscribe(channel), channel);
+	private void retry(String channel) {
+		this.lock.lock();
+		try {
+			StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
+			String resource = RedisLockKeys.resourceOfChannel(channel);
+			if (this.running && this.mode == Mode.SHARDED && connection != null && resource != null
+					&& this.waiter.isWaitedFor(resource) && this.subscribed.add(channel)) {
+				failed(connection.async().ssubscribe(channel), channel);
+			}
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
-	private synchronized void onFailure(String channel, Throwable ex) {
-		String message = String.valueOf(ex.getMessage());
-		this.subscribed.remove(channel);
-		if (this.mode != Mode.SHARDED || !this.running) {
-			return;
+	private void onFailure(String channel, Throwable ex) {
+		this.lock.lock();
+		try {
+			String message = String.valueOf(ex.getMessage());
+			this.subscribed.remove(channel);
+			if (this.mode != Mode.SHARDED || !this.running) {
+				return;
+			}
+			if (message.contains("unknown command")) {
+				// Redis before 7: the lock client publishes classic messages there.
+				logger.info("Redis has no sharded pub/sub (SSUBSCRIBE, Redis 7 and later); "
+						+ "subscribing to classic release channels instead");
+				this.mode = Mode.CLASSIC;
+				this.waiter.setInterest(null);
+				this.classic.start();
+				this.waiter.signalAll();
+			}
+			else if (message.contains("NOPERM")) {
+				logger.warn(RedisReleaseNotifier.notificationsOff(this.waiter, ex));
+				this.mode = Mode.OFF;
+				this.waiter.setInterest(null);
+			}
+			else {
+				logger.debug("Could not subscribe to " + channel + "; its waiters poll meanwhile, and it is tried "
+						+ "again in " + RETRY.toMillis() + "ms", ex);
+				CompletableFuture.delayedExecutor(RETRY.toMillis(), TimeUnit.MILLISECONDS)
+					.execute(() -> retry(channel));
+			}
 		}
-		if (message.contains("unknown command")) {
-			// Redis before 7: the lock client publishes classic messages there.
-			logger.info("Redis has no sharded pub/sub (SSUBSCRIBE, Redis 7 and later); "
-					+ "subscribing to classic release channels instead");
-			this.mode = Mode.CLASSIC;
-			this.waiter.setInterest(null);
-			this.classic.start();
-			this.waiter.signalAll();
-		}
-		else if (message.contains("NOPERM")) {
-			logger.warn(RedisReleaseNotifier.notificationsOff(this.waiter, ex));
-			this.mode = Mode.OFF;
-			this.waiter.setInterest(null);
-		}
-		else {
-			logger.debug("Could not subscribe to " + channel + "; its waiters poll meanwhile, and it is tried "
-					+ "again in " + RETRY.toMillis() + "ms", ex);
-			CompletableFuture.delayedExecutor(RETRY.toMillis(), TimeUnit.MILLISECONDS).execute(() -> retry(channel));
+		finally {
+			this.lock.unlock();
 		}
 	}
 
