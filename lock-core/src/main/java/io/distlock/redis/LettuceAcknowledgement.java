@@ -90,7 +90,7 @@ final class LettuceAcknowledgement {
 			result = await(reply, waitMillis);
 		}
 		catch (RedisSystemException ex) {
-			if (!ReplicaAcknowledgement.isNoScript(ex)) {
+			if (!RedisCalls.isRedisError(ex, "NOSCRIPT")) {
 				throw ex;
 			}
 			// A primary that just took over does not know the script yet.

@@ -91,4 +91,19 @@ final class RedisCalls {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
+	/**
+	 * Tell whether Redis answered with the given error, anywhere in the cause chain: the
+	 * drivers wrap Redis' error reply, such as {@code NOSCRIPT ...}, in exceptions of
+	 * their own.
+	 */
+	static boolean isRedisError(Throwable ex, String error) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (message != null && (message.startsWith(error) || message.contains(" " + error))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 }

@@ -67,7 +67,7 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 
 	private String fencingCounterRetention = String.valueOf(DEFAULT_FENCING_COUNTER_RETENTION.toMillis());
 
-	private @Nullable ReplicaAcknowledgement acknowledgement;
+	private ReplicaAcknowledgement acknowledgement = ReplicaAcknowledgement.NONE;
 
 	private String publishCommand = "PUBLISH";
 
@@ -131,7 +131,7 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	 */
 	public void setReplicaAcknowledgement(int minReplicas, Duration timeout) {
 		Assert.isTrue(minReplicas >= 0, "'minReplicas' must not be negative");
-		this.acknowledgement = (minReplicas > 0) ? new ReplicaAcknowledgement(minReplicas, timeout) : null;
+		this.acknowledgement = ReplicaAcknowledgement.of(minReplicas, timeout);
 	}
 
 	/**
@@ -179,22 +179,18 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 			String... args) {
 		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
 		try {
-			if (acknowledgement == null) {
-				return RedisCalls.acquireResult(
-						RedisCalls.call(key, "acquire", () -> this.redis.execute(script, keys, (Object[]) args)));
-			}
 			ReplicaAcknowledgement.Acknowledged<List> reply = RedisCalls.reply(
 					RedisCalls.call(key, "acquire", () -> acknowledgement.run(this.redis, script, keys, args)),
 					"acquire");
 			AcquireResult result = RedisCalls.acquireResult(reply.reply());
-			if (result instanceof AcquireResult.Acquired && reply.replicas() < acknowledgement.replicas()) {
+			if (result instanceof AcquireResult.Acquired && acknowledgement.isShort(reply)) {
 				release(key, ownerToken);
 				return new AcquireResult.NotConfirmed(acknowledgement.shortfall(reply.replicas()));
 			}
 			return result;
 		}
 		catch (LockBackendException ex) {
-			if (SlotMigrationRetry.isTryAgain(ex)) {
+			if (RedisCalls.isRedisError(ex, "TRYAGAIN")) {
 				// Refused before it ran: nothing was taken; worth trying again shortly.
 				return new AcquireResult.NotConfirmed(SlotMigrationRetry.MIGRATING);
 			}
@@ -230,16 +226,11 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	public boolean renew(String key, String ownerToken, Duration ttl) {
 		String lockKey = RedisLockKeys.lockKey(key);
 		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
-		if (acknowledgement == null) {
-			Long renewed = RedisCalls.call(key, "renew",
-					() -> this.redis.execute(LockScripts.RENEW, List.of(lockKey), ownerToken, RedisCalls.millis(ttl)));
-			return RedisCalls.reply(renewed, "renew") == 1L;
-		}
 		ReplicaAcknowledgement.Acknowledged<Long> renewed = RedisCalls
 			.reply(RedisCalls.call(key, "renew", () -> acknowledgement.run(this.redis, LockScripts.RENEW,
 					List.of(lockKey), ownerToken, RedisCalls.millis(ttl))), "renew");
 		boolean held = renewed.reply() == 1L;
-		if (held && renewed.replicas() < acknowledgement.replicas()) {
+		if (held && acknowledgement.isShort(renewed)) {
 			throw new LockBackendException(key,
 					"Renewal of lock '" + key + "' was " + acknowledgement.shortfall(renewed.replicas()), null);
 		}

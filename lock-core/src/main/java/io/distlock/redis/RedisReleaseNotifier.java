@@ -193,7 +193,7 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		catch (RuntimeException ex) {
 			// Stopped, so that the next start tries again instead of doing nothing.
 			this.container.stop();
-			if (isPermissionDenied(ex)) {
+			if (RedisCalls.isRedisError(ex, "NOPERM")) {
 				// Asking again will not help: the ACL rule has to change.
 				logger.warn(notificationsOff(this.waiter, ex));
 				return true;
@@ -207,15 +207,6 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 			}
 			return false;
 		}
-	}
-
-	static boolean isPermissionDenied(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause.getMessage() != null && cause.getMessage().contains("NOPERM")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	static String notificationsOff(LockWaiter waiter, Throwable ex) {

@@ -63,10 +63,10 @@ final class RenewalBatches {
 	 * Renew the leases, each judged on its own, so that a lock key overwritten with
 	 * another type is reported lost without failing the others.
 	 * @param renewals the leases to renew
-	 * @param acknowledgement the replicas to wait for, if any
+	 * @param acknowledgement the replicas to wait for
 	 * @return whether each lease, by its index, is still held
 	 */
-	boolean[] renewAll(List<Renewal> renewals, @Nullable ReplicaAcknowledgement acknowledgement) {
+	boolean[] renewAll(List<Renewal> renewals, ReplicaAcknowledgement acknowledgement) {
 		boolean[] renewed = new boolean[renewals.size()];
 		if (renewals.isEmpty()) {
 			return renewed;
@@ -80,7 +80,7 @@ final class RenewalBatches {
 	}
 
 	private void renewBatch(List<Renewal> renewals, List<String> lockKeys, List<Integer> batch, boolean[] renewed,
-			@Nullable ReplicaAcknowledgement acknowledgement) {
+			ReplicaAcknowledgement acknowledgement) {
 		List<String> keys = new ArrayList<>(batch.size());
 		String[] args = new String[batch.size() * 2];
 		for (int i = 0; i < batch.size(); i++) {
@@ -98,16 +98,11 @@ final class RenewalBatches {
 		}
 	}
 
-	private List<?> renewBatch(String first, List<String> keys, String[] args,
-			@Nullable ReplicaAcknowledgement acknowledgement) {
-		if (acknowledgement == null) {
-			return RedisCalls.reply(RedisCalls.call(first, "renew",
-					() -> this.redis.execute(LockScripts.RENEW_ALL, keys, (Object[]) args)), "renew-all");
-		}
+	private List<?> renewBatch(String first, List<String> keys, String[] args, ReplicaAcknowledgement acknowledgement) {
 		@SuppressWarnings("rawtypes")
 		ReplicaAcknowledgement.Acknowledged<List> renewed = RedisCalls.reply(RedisCalls.call(first, "renew",
 				() -> acknowledgement.run(this.redis, LockScripts.RENEW_ALL, keys, args)), "renew-all");
-		if (renewed.replicas() < acknowledgement.replicas()) {
+		if (acknowledgement.isShort(renewed)) {
 			throw new LockBackendException(first,
 					"Renewal of " + keys.size() + " lock(s) was " + acknowledgement.shortfall(renewed.replicas()),
 					null);

@@ -53,11 +53,26 @@ final class ReplicaAcknowledgement {
 
 	private final Duration timeout;
 
-	ReplicaAcknowledgement(int replicas, Duration timeout) {
-		Assert.isTrue(replicas > 0, "'replicas' must be positive");
-		Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+	/**
+	 * Waits for no replica: runs the script alone, as on any primary.
+	 */
+	static final ReplicaAcknowledgement NONE = new ReplicaAcknowledgement(0, Duration.ZERO);
+
+	private ReplicaAcknowledgement(int replicas, Duration timeout) {
 		this.replicas = replicas;
 		this.timeout = timeout;
+	}
+
+	/**
+	 * Return the acknowledgement of the given number of replicas, {@link #NONE} for 0.
+	 */
+	static ReplicaAcknowledgement of(int replicas, Duration timeout) {
+		Assert.isTrue(replicas >= 0, "'replicas' must not be negative");
+		if (replicas == 0) {
+			return NONE;
+		}
+		Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+		return new ReplicaAcknowledgement(replicas, timeout);
 	}
 
 	int replicas() {
@@ -73,6 +88,11 @@ final class ReplicaAcknowledgement {
 	 * @return the script's reply with the number of replicas that acknowledged it
 	 */
 	<T> Acknowledged<T> run(StringRedisTemplate redis, RedisScript<T> script, List<String> keys, String... args) {
+		if (this.replicas == 0) {
+			T reply = redis.execute(script, keys, (Object[]) args);
+			Assert.state(reply != null, "Redis gave no reply to the script");
+			return new Acknowledged<>(reply, 0);
+		}
 		Acknowledged<T> result = redis.execute((RedisCallback<Acknowledged<T>>) (connection) -> {
 			if (LETTUCE_PRESENT) {
 				Acknowledged<T> acknowledged = LettuceAcknowledgement.run(connection, script, keys, args, this.replicas,
@@ -87,6 +107,13 @@ final class ReplicaAcknowledgement {
 		});
 		Assert.state(result != null, "Redis gave no reply to the acknowledged script");
 		return result;
+	}
+
+	/**
+	 * Tell whether fewer replicas acknowledged than required.
+	 */
+	boolean isShort(Acknowledged<?> acknowledged) {
+		return acknowledged.replicas() < this.replicas;
 	}
 
 	/**
@@ -107,7 +134,7 @@ final class ReplicaAcknowledgement {
 			reply = connection.scriptingCommands().evalSha(script.getSha1(), type, keys.size(), keysAndArgs);
 		}
 		catch (DataAccessException ex) {
-			if (!isNoScript(ex)) {
+			if (!RedisCalls.isRedisError(ex, "NOSCRIPT")) {
 				throw ex;
 			}
 			// A primary that just took over, or restarted, does not know the script yet.
@@ -127,15 +154,6 @@ final class ReplicaAcknowledgement {
 			return Long.parseLong(new String(text, StandardCharsets.UTF_8));
 		}
 		throw new IllegalStateException("Redis answered WAIT with " + reply);
-	}
-
-	static boolean isNoScript(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	static byte[][] keysAndArgs(List<String> keys, String[] args) {

@@ -58,7 +58,7 @@ final class SlotMigrationRetry {
 				return command.get();
 			}
 			catch (LockBackendException ex) {
-				if (!isTryAgain(ex) || System.nanoTime() + backoff - deadline > 0
+				if (!RedisCalls.isRedisError(ex, "TRYAGAIN") || System.nanoTime() + backoff - deadline > 0
 						|| Thread.currentThread().isInterrupted()) {
 					throw ex;
 				}
@@ -66,15 +66,6 @@ final class SlotMigrationRetry {
 			LockSupport.parkNanos(backoff);
 			backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
 		}
-	}
-
-	static boolean isTryAgain(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause.getMessage() != null && cause.getMessage().startsWith("TRYAGAIN")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 }

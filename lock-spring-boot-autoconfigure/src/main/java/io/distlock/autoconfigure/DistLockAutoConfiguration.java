@@ -68,7 +68,7 @@ public final class DistLockAutoConfiguration {
 	LockClient lockClient(RedisConnectionFactory connectionFactory, DistLockProperties properties) {
 		RedisLockClient client = new RedisLockClient(connectionFactory);
 		client.setFencingCounterRetention(properties.getFencingCounterRetention());
-		client.setShardedReleaseMessages(ReleaseNotifiers.isShardable(connectionFactory));
+		client.setShardedReleaseMessages(LettuceFactories.isCluster(connectionFactory));
 		DistLockProperties.Replication replication = properties.getReplication();
 		if (replication.getMinReplicas() > 0) {
 			checkReplicationTimeout(replication.getTimeout(), LettuceFactories.commandTimeout(connectionFactory));

@@ -33,12 +33,8 @@ final class ReleaseNotifiers {
 	private ReleaseNotifiers() {
 	}
 
-	static boolean isShardable(RedisConnectionFactory connectionFactory) {
-		return LettuceFactories.isCluster(connectionFactory);
-	}
-
 	static SmartLifecycle create(RedisConnectionFactory connectionFactory, LockWaiter waiter) {
-		if (isShardable(connectionFactory)) {
+		if (LettuceFactories.isCluster(connectionFactory)) {
 			return new ShardedReleaseNotifier((LettuceConnectionFactory) connectionFactory, waiter);
 		}
 		return new RedisReleaseNotifier(connectionFactory, waiter);
