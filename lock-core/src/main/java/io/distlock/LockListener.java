@@ -17,6 +17,7 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Callback for what happens to locks, for metrics and diagnostics. Every method has an
@@ -90,6 +91,16 @@ public interface LockListener {
 	 * @param holder the thread that acquired the lock
 	 */
 	default void onLost(String key, long fencingToken, Thread holder) {
+	}
+
+	/**
+	 * Return a listener that tells each of the given listeners in turn; a listener that
+	 * throws is logged and neither stops the others nor the lock operation.
+	 * @param listeners the listeners to tell
+	 * @return the composite listener
+	 */
+	static LockListener composite(List<? extends LockListener> listeners) {
+		return new LockListeners(List.<LockListener>copyOf(listeners));
 	}
 
 }

@@ -77,11 +77,14 @@ class ArchitectureTests {
 			"io.distlock.interceptor.LockOperationSource",
 			// Stores and integrations
 			"io.distlock.redis.RedisLockClient", "io.distlock.redis.RedisReleaseNotifier",
-			"io.distlock.redis.ShardedReleaseNotifier", "io.distlock.redlock.RedlockClient",
+			"io.distlock.redis.ShardedReleaseNotifier", "io.distlock.redis.ReactiveRedisLockClient",
+			"io.distlock.reactive.ReactiveLockTemplate", "io.distlock.reactive.ReactiveLockClient",
+			"io.distlock.reactive.ReactiveLockHandle", "io.distlock.redlock.RedlockClient",
 			"io.distlock.redlock.RedlockNodes", "io.distlock.metrics.MicrometerLockListener",
 			// Spring Boot
 			"io.distlock.autoconfigure.DistLockAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockMetricsAutoConfiguration",
+			"io.distlock.autoconfigure.DistLockReactiveAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockProperties", "io.distlock.autoconfigure.DistLockProperties$Redlock",
 			"io.distlock.autoconfigure.DistLockProperties$Replication");
 

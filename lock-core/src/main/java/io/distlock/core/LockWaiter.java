@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
@@ -121,6 +122,22 @@ public final class LockWaiter {
 	 */
 	public Waiter register(String key, String resource) {
 		Waiter waiter = new Waiter(key, resource, Thread.currentThread());
+		add(this.waiters, key, waiter);
+		return waiter;
+	}
+
+	/**
+	 * Register a waiter that no thread parks for: a non-blocking caller waits by its own
+	 * means (a timer) for the {@link Waiter#nextPauseNanos pause} and asks to be called
+	 * back at the next wake-up with {@link Waiter#onNextWakeUp}, as the reactive template
+	 * does.
+	 * @param key what the waiter is woken for: the resource name, or a fair waiter's own
+	 * owner token
+	 * @param resource the lock resource waited for
+	 * @return the registration, to close when done waiting
+	 */
+	public Waiter registerNonBlocking(String key, String resource) {
+		Waiter waiter = new Waiter(key, resource, null);
 		add(this.waiters, key, waiter);
 		return waiter;
 	}
@@ -246,7 +263,8 @@ public final class LockWaiter {
 	}
 
 	/**
-	 * One thread's registration as a waiter for one key.
+	 * One caller's registration as a waiter for one key: a parked thread, or a
+	 * non-blocking caller called back when woken.
 	 */
 	public final class Waiter implements AutoCloseable {
 
@@ -254,16 +272,19 @@ public final class LockWaiter {
 
 		private final String resource;
 
-		private final Thread thread;
+		private final @Nullable Thread thread;
 
 		private final AtomicBoolean woken = new AtomicBoolean();
 
-		// Only the registering thread reads and writes it.
-		private boolean parked;
+		private final AtomicReference<@Nullable Runnable> callback = new AtomicReference<>();
+
+		// Only the waiting caller writes it, one call after the other; volatile since a
+		// non-blocking caller may call from a different thread each time.
+		private volatile boolean parked;
 
 		private long backoffNanos = LockWaiter.this.initialBackoffNanos;
 
-		Waiter(String key, String resource, Thread thread) {
+		Waiter(String key, String resource, @Nullable Thread thread) {
 			this.key = key;
 			this.resource = resource;
 			this.thread = thread;
@@ -284,18 +305,7 @@ public final class LockWaiter {
 			if (Thread.interrupted()) {
 				throw new InterruptedException();
 			}
-			if (!this.parked) {
-				this.parked = true;
-				parked(this);
-			}
-			long backoff = this.backoffNanos;
-			this.backoffNanos = Math.min(backoff * 2, LockWaiter.this.maxBackoffNanos);
-			// Jitter spreads out the retries of waiters that missed the same release.
-			long sleep = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-			if (busyForNanos >= 0) {
-				sleep = Math.min(sleep, busyForNanos);
-			}
-			long wakeAt = Math.min(System.nanoTime() + sleep, deadlineNanos);
+			long wakeAt = Math.min(System.nanoTime() + nextPauseNanos(busyForNanos), deadlineNanos);
 			long remaining;
 			while (!this.woken.get() && (remaining = wakeAt - System.nanoTime()) > 0) {
 				LockSupport.parkNanos(this, remaining);
@@ -306,9 +316,69 @@ public final class LockWaiter {
 			this.woken.set(false);
 		}
 
+		/**
+		 * Count this waiter as waiting from now on, and return how long to pause before
+		 * the next attempt unless woken first: the backoff, with jitter, at most the
+		 * holder's remaining lease. {@link #await} does this itself; a non-blocking
+		 * caller calls it, waits that long or until {@link #onNextWakeUp called back},
+		 * and then {@link #consumeWakeUp consumes} the wake-up. Call it from one caller
+		 * at a time.
+		 * @param busyForNanos the holder's remaining lease in nanoseconds, or a negative
+		 * value if unknown
+		 * @return the pause in nanoseconds
+		 */
+		public long nextPauseNanos(long busyForNanos) {
+			if (!this.parked) {
+				this.parked = true;
+				parked(this);
+			}
+			long backoff = this.backoffNanos;
+			this.backoffNanos = Math.min(backoff * 2, LockWaiter.this.maxBackoffNanos);
+			// Jitter spreads out the retries of waiters that missed the same release.
+			long sleep = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+			return (busyForNanos >= 0) ? Math.min(sleep, busyForNanos) : sleep;
+		}
+
+		/**
+		 * Have the callback run once at the next wake-up of this
+		 * {@link LockWaiter#registerNonBlocking non-blocking} waiter, or at once if it
+		 * was woken since its last {@link #consumeWakeUp}. It runs on the thread that
+		 * signals, so it must not block. A later call replaces a callback that did not
+		 * run yet.
+		 * @param callback what to run when woken
+		 */
+		public void onNextWakeUp(Runnable callback) {
+			Assert.state(this.thread == null, "A waiter that parks a thread is woken by unparking it");
+			this.callback.set(callback);
+			if (this.woken.get()) {
+				runCallback();
+			}
+		}
+
+		/**
+		 * Take the wake-up this waiter got, if any, and drop a callback that did not run:
+		 * the next pause waits for a new one.
+		 */
+		public void consumeWakeUp() {
+			this.callback.set(null);
+			this.woken.set(false);
+		}
+
+		private void runCallback() {
+			Runnable callback = this.callback.getAndSet(null);
+			if (callback != null) {
+				callback.run();
+			}
+		}
+
 		boolean wake() {
 			if (this.woken.compareAndSet(false, true)) {
-				LockSupport.unpark(this.thread);
+				if (this.thread != null) {
+					LockSupport.unpark(this.thread);
+				}
+				else {
+					runCallback();
+				}
 				return true;
 			}
 			return false;

@@ -37,6 +37,7 @@ import io.distlock.LockContext;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.LockFailurePolicy;
+import io.distlock.reactive.ReactiveLockTemplate;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -47,7 +48,9 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.core.convert.support.DefaultConversionService;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Runs a {@code @DistributedLocked} method under its lock: evaluates the key and hands
@@ -59,7 +62,10 @@ import org.springframework.util.ClassUtils;
  * {@link LockTemplate#executeAsync(LockRequest, io.distlock.LockCallback, io.distlock.LockBusyCallback)
  * executeAsync} instead, which holds the lock until the returned stage completes. When
  * the lock stays busy the method does not run: the operation's failure policy throws (a
- * failed stage for an async method), skips or calls the fallback.
+ * failed stage for an async method), skips or calls the fallback. A method returning a
+ * {@code Mono} or {@code Flux}, and a Kotlin {@code suspend} function, is locked through
+ * the {@link ReactiveLockTemplate} on subscription, without blocking: a busy lock then
+ * gives an error signal (THROW) or an empty publisher (SKIP).
  *
  * <p>
  * Once the application's singletons exist, it checks that the lock store can do what the
@@ -79,6 +85,10 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 
 	private final Set<Method> warnedInTransaction = ConcurrentHashMap.newKeySet();
 
+	private @Nullable Supplier<? extends @Nullable ReactiveLockTemplate> reactiveTemplate;
+
+	private @Nullable BeanFactory beanFactory;
+
 	private LockKeyEvaluator evaluator = new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), null,
 			DefaultConversionService.getSharedInstance());
 
@@ -93,21 +103,49 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		this.template = template;
 	}
 
+	/**
+	 * Set what supplies the template that locks reactive methods (returning {@code Mono}
+	 * or {@code Flux}, and Kotlin {@code suspend} functions); looked up on the first such
+	 * call and checked at startup. By default it is the bean factory's
+	 * {@link ReactiveLockTemplate}, if there is one.
+	 * @param reactiveTemplate supplies the reactive template, or {@code null} when the
+	 * application has none
+	 */
+	public void setReactiveLockTemplate(Supplier<? extends @Nullable ReactiveLockTemplate> reactiveTemplate) {
+		Assert.notNull(reactiveTemplate, "'reactiveTemplate' must not be null");
+		this.reactiveTemplate = reactiveTemplate;
+	}
+
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
 		ConversionService conversionService = (beanFactory instanceof ConfigurableBeanFactory configurable
 				&& configurable.getConversionService() != null) ? configurable.getConversionService()
 						: DefaultConversionService.getSharedInstance();
 		this.evaluator = new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), beanFactory, conversionService);
+		this.beanFactory = beanFactory;
 	}
 
 	/**
 	 * Fail the startup if a method asks for fair locks and the lock store has no fair
-	 * mode, naming every such method.
+	 * mode, or a reactive method has no reactive template to lock it, naming every such
+	 * method.
 	 * @throws IllegalStateException if the lock store cannot serve the methods
 	 */
 	@Override
 	public void afterSingletonsInstantiated() {
+		List<Method> reactive = this.source.getLockOperations()
+			.stream()
+			.filter(LockOperation::reactive)
+			.map(LockOperation::method)
+			.distinct()
+			.toList();
+		if (!reactive.isEmpty() && findReactiveTemplate() == null) {
+			throw new IllegalStateException("@DistributedLocked on " + reactive
+					+ " returns a Mono or Flux, or is a suspend function, and needs a ReactiveLockTemplate to lock "
+					+ "it without blocking, but this application has none: it is auto-configured with Reactor and "
+					+ "a ReactiveRedisConnectionFactory (Lettuce), on a single Redis, Sentinel or Cluster without "
+					+ "distlock.replication.min-replicas; it is not available with Redlock");
+		}
 		List<Method> fair = this.source.getLockOperations()
 			.stream()
 			.filter(LockOperation::fair)
@@ -136,6 +174,10 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 			warnIfInTransaction(operation);
 		}
 		LockRequest request = request(operation, key);
+		if (operation.reactive()) {
+			// Taken on subscription, held until the publisher terminates.
+			return ReactiveLockInvocation.invoke(reactiveTemplate(), operation, request, invocation, target);
+		}
 		if (operation.async()) {
 			// Held until the returned stage completes; a busy lock fails that stage
 			// instead of throwing (THROW), or completes it empty (SKIP).
@@ -148,6 +190,24 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		return this.template.get()
 			.execute(request, (lock) -> invocation.proceed(),
 					(busy) -> notAcquired(operation, busy, invocation, target));
+	}
+
+	private ReactiveLockTemplate reactiveTemplate() {
+		ReactiveLockTemplate template = findReactiveTemplate();
+		Assert.state(template != null, "No ReactiveLockTemplate for reactive @DistributedLocked methods");
+		return template;
+	}
+
+	private @Nullable ReactiveLockTemplate findReactiveTemplate() {
+		if (this.reactiveTemplate == null) {
+			// Looked up only for reactive methods, so only where Reactor is present.
+			BeanFactory beanFactory = this.beanFactory;
+			this.reactiveTemplate = (beanFactory != null)
+					? SingletonSupplier
+						.of(() -> beanFactory.getBeanProvider(ReactiveLockTemplate.class).getIfAvailable())
+					: () -> null;
+		}
+		return this.reactiveTemplate.get();
 	}
 
 	@SuppressWarnings("unchecked")

@@ -49,10 +49,10 @@ public final class LockOperation {
 
 	private final @Nullable Method fallback;
 
-	private final boolean async;
+	private final Shape shape;
 
 	LockOperation(Method method, String name, KeyExpression key, Duration ttl, Duration waitTime, boolean autoRenew,
-			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback, boolean async) {
+			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback, Shape shape) {
 		this.method = method;
 		this.name = name;
 		this.key = key;
@@ -62,7 +62,7 @@ public final class LockOperation {
 		this.fair = fair;
 		this.onFailure = onFailure;
 		this.fallback = fallback;
-		this.async = async;
+		this.shape = shape;
 	}
 
 	/**
@@ -142,7 +142,22 @@ public final class LockOperation {
 	 * io.distlock.LockCallback, io.distlock.LockBusyCallback)
 	 */
 	public boolean async() {
-		return this.async;
+		return this.shape == Shape.STAGE;
+	}
+
+	/**
+	 * Return whether the method returns a {@code Mono} or a {@code Flux}, or is a Kotlin
+	 * {@code suspend} function, whose lock is taken on subscription and held until the
+	 * publisher terminates; decided once, when the method is parsed.
+	 * @return whether the method's work is reactive
+	 * @see io.distlock.reactive.ReactiveLockTemplate
+	 */
+	public boolean reactive() {
+		return this.shape == Shape.MONO || this.shape == Shape.FLUX;
+	}
+
+	Shape shape() {
+		return this.shape;
 	}
 
 	/**
@@ -159,7 +174,36 @@ public final class LockOperation {
 	public String toString() {
 		return "LockOperation[" + this.method + ", name='" + this.name + "', key=" + this.key + ", ttl=" + this.ttl
 				+ ", waitTime=" + this.waitTime + ", autoRenew=" + this.autoRenew + ", fair=" + this.fair
-				+ ", onFailure=" + this.onFailure + ", async=" + this.async + "]";
+				+ ", onFailure=" + this.onFailure + ", shape=" + this.shape + "]";
+	}
+
+	/**
+	 * What a method returns, which decides how long its lock is held.
+	 */
+	enum Shape {
+
+		/**
+		 * Held until the method returns.
+		 */
+		BLOCKING,
+
+		/**
+		 * Held until the returned {@code CompletionStage} completes.
+		 */
+		STAGE,
+
+		/**
+		 * Taken on subscription of the returned {@code Mono} (or the {@code suspend}
+		 * function's), held until it terminates.
+		 */
+		MONO,
+
+		/**
+		 * Taken on subscription of the returned {@code Flux} (or {@code Publisher}, or
+		 * the {@code Flow} of a {@code suspend} function), held until it terminates.
+		 */
+		FLUX
+
 	}
 
 }

@@ -29,7 +29,10 @@ import io.distlock.LockRequest;
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.annotation.LockFailurePolicy;
 
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringValueResolver;
 
@@ -41,6 +44,13 @@ import org.springframework.util.StringValueResolver;
 final class LockOperationParser {
 
 	private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
+
+	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			LockOperationParser.class.getClassLoader());
+
+	// What Spring AOP needs to hand a suspend function's work to interceptors as a Mono.
+	private static final boolean coroutinesReactorPresent = reactorPresent
+			&& ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", LockOperationParser.class.getClassLoader());
 
 	// A wait time is capped when used, so only the arithmetic of parsing bounds it.
 	private static final Duration MAX_WAIT_TIME = Duration.ofMillis(Long.MAX_VALUE);
@@ -89,14 +99,48 @@ final class LockOperationParser {
 			throw invalid(method, "onFailure = SKIP cannot skip a method returning " + method.getReturnType()
 					+ ": there is no value to return; use a fallbackMethod, or return a wrapper or Optional");
 		}
+		LockOperation.Shape shape = shape(method);
+		if (locked.fair() && (shape == LockOperation.Shape.MONO || shape == LockOperation.Shape.FLUX)) {
+			throw invalid(method, "fair = true is not available on a reactive or suspend method: reactive locks "
+					+ "are not taken in arrival order; remove fair = true");
+		}
 		return new LockOperation(method, name, key, ttl, waitTime, locked.autoRenew(), locked.fair(), onFailure,
-				fallback, isAsync(method));
+				fallback, shape);
 	}
 
-	private static boolean isAsync(Method method) {
+	private static LockOperation.Shape shape(Method method) {
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			if (!coroutinesReactorPresent) {
+				throw invalid(method, "it is a suspend function, whose lock is held by the coroutine's Mono: add "
+						+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor, so that Spring AOP gives it one");
+			}
+			// The Kotlin return type: a Flow is adapted from a Flux.
+			return "kotlinx.coroutines.flow.Flow".equals(new MethodParameter(method, -1).getParameterType().getName())
+					? LockOperation.Shape.FLUX : LockOperation.Shape.MONO;
+		}
 		Class<?> returnType = method.getReturnType();
+		// By name: Reactor is optional.
+		if (reactorPresent && returnType.getName().equals("reactor.core.publisher.Mono")) {
+			return LockOperation.Shape.MONO;
+		}
+		if (reactorPresent && (returnType.getName().equals("reactor.core.publisher.Flux")
+				|| returnType.getName().equals("org.reactivestreams.Publisher"))) {
+			return LockOperation.Shape.FLUX;
+		}
+		if (reactivePublisher(returnType)) {
+			// The proxy returns a Mono or Flux of its own, which another type cannot
+			// hold.
+			throw invalid(method,
+					"the method returns " + returnType.getName()
+							+ ", a Publisher the lock cannot be held across; declare Mono, Flux or Publisher as the "
+							+ "return type");
+		}
+		if ("kotlinx.coroutines.flow.Flow".equals(returnType.getName())) {
+			throw invalid(method, "the method returns a Flow without being a suspend function, and Spring AOP "
+					+ "cannot hold anything across it; return a Flux, or make it a suspend function");
+		}
 		if (returnType == CompletableFuture.class || returnType == CompletionStage.class) {
-			return true;
+			return LockOperation.Shape.STAGE;
 		}
 		if (CompletionStage.class.isAssignableFrom(returnType)) {
 			// The proxy returns a CompletableFuture of its own, completed after the
@@ -105,6 +149,15 @@ final class LockOperationParser {
 					"the method returns " + returnType.getName()
 							+ ", a CompletionStage the lock cannot be held across; declare CompletableFuture or "
 							+ "CompletionStage as the return type");
+		}
+		return LockOperation.Shape.BLOCKING;
+	}
+
+	private static boolean reactivePublisher(Class<?> returnType) {
+		for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(returnType)) {
+			if (type.getName().equals("org.reactivestreams.Publisher")) {
+				return true;
+			}
 		}
 		return false;
 	}

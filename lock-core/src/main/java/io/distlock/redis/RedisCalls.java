@@ -48,11 +48,18 @@ final class RedisCalls {
 			return command.get();
 		}
 		catch (DataAccessException ex) {
-			// The most specific cause says why: Spring Data's own message is often just
-			// "Error in execution", where Redis said READONLY or NOPERM.
-			throw new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': "
-					+ NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
+			throw failure(key, operation, ex);
 		}
+	}
+
+	/**
+	 * Report a failure of Redis in a lock operation as a {@link LockBackendException}.
+	 */
+	static LockBackendException failure(String key, String operation, Throwable ex) {
+		// The most specific cause says why: Spring Data's own message is often just
+		// "Error in execution", where Redis said READONLY or NOPERM.
+		return new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': "
+				+ NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
 	}
 
 	/**

@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,54 @@ class LockWaiterTests {
 		awaitParked(thread);
 		this.waiter.signal("k");
 		assertThat(parkedFor.get(5, TimeUnit.SECONDS)).isLessThan(TimeUnit.SECONDS.toNanos(5));
+	}
+
+	@Test
+	void signalCallsTheNonBlockingWaitersCallbackBack() {
+		AtomicInteger wakeUps = new AtomicInteger();
+		try (LockWaiter.Waiter waiting = this.waiter.registerNonBlocking("lock:k", "lock:k")) {
+			waiting.onNextWakeUp(wakeUps::incrementAndGet);
+			this.waiter.signal("lock:k");
+			// Once: the callback is used up by its wake-up.
+			this.waiter.signal("lock:k");
+			assertThat(wakeUps).hasValue(1);
+		}
+	}
+
+	@Test
+	void wakeUpBeforeTheCallbackIsSetRunsItAtOnceUntilConsumed() {
+		AtomicInteger wakeUps = new AtomicInteger();
+		try (LockWaiter.Waiter waiting = this.waiter.registerNonBlocking("lock:k", "lock:k")) {
+			// A release while the attempt was in flight is not lost.
+			this.waiter.signal("lock:k");
+			waiting.onNextWakeUp(wakeUps::incrementAndGet);
+			assertThat(wakeUps).hasValue(1);
+			waiting.consumeWakeUp();
+			waiting.onNextWakeUp(wakeUps::incrementAndGet);
+			assertThat(wakeUps).hasValue(1);
+		}
+	}
+
+	@Test
+	void nonBlockingWaiterCountsAsWaitingFromItsFirstPause() {
+		List<String> changes = new CopyOnWriteArrayList<>();
+		this.waiter.setInterest(changes::add);
+		LockWaiter.Waiter waiting = this.waiter.registerNonBlocking("lock:k", "lock:k");
+		assertThat(this.waiter.isWaitedFor("lock:k")).isFalse();
+		long pause = waiting.nextPauseNanos(TimeUnit.MILLISECONDS.toNanos(3));
+		assertThat(pause).isBetween(0L, TimeUnit.MILLISECONDS.toNanos(3));
+		assertThat(this.waiter.isWaitedFor("lock:k")).isTrue();
+		waiting.close();
+		assertThat(this.waiter.isWaitedFor("lock:k")).isFalse();
+		assertThat(changes).containsExactly("lock:k", "lock:k");
+	}
+
+	@Test
+	void callbacksAreOnlyForNonBlockingWaiters() {
+		try (LockWaiter.Waiter parking = this.waiter.register("lock:k")) {
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> parking.onNextWakeUp(() -> {
+			}));
+		}
 	}
 
 	@Test

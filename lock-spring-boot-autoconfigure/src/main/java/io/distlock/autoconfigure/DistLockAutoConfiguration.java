@@ -63,9 +63,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 public final class DistLockAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(LockClient.class)
 	@ConditionalOnBean(RedisConnectionFactory.class)
-	LockClient lockClient(RedisConnectionFactory connectionFactory, DistLockProperties properties) {
+	RedisLockClient lockClient(RedisConnectionFactory connectionFactory, DistLockProperties properties) {
 		RedisLockClient client = new RedisLockClient(connectionFactory);
 		client.setFencingCounterRetention(properties.getFencingCounterRetention());
 		client.setShardedReleaseMessages(LettuceFactories.isCluster(connectionFactory));

@@ -21,8 +21,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
+import io.distlock.autoconfigure.DistLockReactiveAutoConfiguration;
+import io.distlock.reactive.ReactiveLockTemplate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -150,6 +155,40 @@ class DistributedLockedStartupFailureTests {
 	void methodReturningAnotherCompletionStageTypeIsRefused() {
 		assertStartupFails(CustomStageMethod.class, "CustomStageMethod.work()",
 				"a CompletionStage the lock cannot be held across; declare CompletableFuture or CompletionStage");
+	}
+
+	@Test
+	void fairOnAMonoMethodIsRefused() {
+		assertStartupFails(FairMonoMethod.class, "FairMonoMethod.work()",
+				"fair = true is not available on a reactive or suspend method");
+	}
+
+	@Test
+	void methodReturningAnotherPublisherTypeIsRefused() {
+		assertStartupFails(CustomPublisherMethod.class, "CustomPublisherMethod.work()",
+				"a Publisher the lock cannot be held across; declare Mono, Flux or Publisher");
+	}
+
+	@Test
+	void monoMethodWithoutAReactiveLockTemplateIsRefused() {
+		// No reactive template with replica acknowledgement: its WAIT would hold up the
+		// shared connection.
+		this.contextRunner.withPropertyValues("distlock.replication.min-replicas=1")
+			.withConfiguration(AutoConfigurations.of(DistLockReactiveAutoConfiguration.class))
+			.withBean(MonoMethod.class)
+			.run((AssertableApplicationContext context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("MonoMethod.work()")
+				.hasMessageContaining("needs a ReactiveLockTemplate"));
+	}
+
+	@Test
+	void monoMethodStartsWithTheAutoConfiguredReactiveLockTemplate() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DistLockReactiveAutoConfiguration.class))
+			.withBean(MonoMethod.class)
+			.run((AssertableApplicationContext context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(ReactiveLockTemplate.class));
 	}
 
 	private void assertStartupFails(Class<?> beanClass, String method, String problem) {
@@ -333,6 +372,42 @@ class DistributedLockedStartupFailureTests {
 	}
 
 	static class CustomStage extends CompletableFuture<String> {
+
+	}
+
+	static class FairMonoMethod {
+
+		@DistributedLocked(key = "k", fair = true)
+		public Mono<String> work() {
+			return Mono.just("done");
+		}
+
+	}
+
+	static class MonoMethod {
+
+		@DistributedLocked(key = "k")
+		public Mono<String> work() {
+			return Mono.just("done");
+		}
+
+	}
+
+	static class CustomPublisherMethod {
+
+		@DistributedLocked(key = "k")
+		public CustomPublisher work() {
+			return new CustomPublisher();
+		}
+
+	}
+
+	static class CustomPublisher implements Publisher<String> {
+
+		@Override
+		public void subscribe(Subscriber<? super String> subscriber) {
+			Mono.just("done").subscribe(subscriber);
+		}
 
 	}
 

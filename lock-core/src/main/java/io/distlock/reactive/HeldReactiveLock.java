@@ -1,0 +1,183 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.reactive;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import io.distlock.LockBackendException;
+import io.distlock.LockListener;
+import io.distlock.core.Lease;
+
+/**
+ * The {@link ReactiveLockHandle} of one acquisition by a {@link ReactiveLockTemplate}:
+ * held until released or found lost, and released without blocking.
+ *
+ * <p>
+ * As for the synchronous handle, every acquisition ends exactly once for the listener:
+ * {@code onReleased}, {@code onReleaseMismatch} (also for a lock found lost before) or
+ * {@code onReleaseFailed}.
+ */
+final class HeldReactiveLock implements ReactiveLockHandle {
+
+	private static final Log logger = LogFactory.getLog(ReactiveLockHandle.class);
+
+	private final String key;
+
+	private final String resource;
+
+	private final String ownerToken;
+
+	private final long fencingToken;
+
+	private final LockListener listener;
+
+	private final long acquiredAtNanos = System.nanoTime();
+
+	private final Thread holder = Thread.currentThread();
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	private final Sinks.Empty<Void> lost = Sinks.empty();
+
+	private volatile @Nullable Lease lease;
+
+	HeldReactiveLock(String key, String resource, String ownerToken, long fencingToken, LockListener listener) {
+		this.key = key;
+		this.resource = resource;
+		this.ownerToken = ownerToken;
+		this.fencingToken = fencingToken;
+		this.listener = listener;
+	}
+
+	@Override
+	public String key() {
+		return this.key;
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.fencingToken;
+	}
+
+	@Override
+	public Mono<Void> whenLost() {
+		return this.lost.asMono();
+	}
+
+	String resource() {
+		return this.resource;
+	}
+
+	String ownerToken() {
+		return this.ownerToken;
+	}
+
+	void renewedBy(Lease lease) {
+		this.lease = lease;
+	}
+
+	boolean isKnownNotHeld() {
+		return this.state.get() != State.HELD;
+	}
+
+	boolean isKnownLost() {
+		return this.state.get() == State.LOST;
+	}
+
+	/**
+	 * Mark the lock as lost, once, and report it; called by the lease renewer.
+	 */
+	void markLost() {
+		if (!this.state.compareAndSet(State.HELD, State.LOST)) {
+			return;
+		}
+		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
+				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
+		try {
+			this.listener.onLost(this.key, this.fencingToken, this.holder);
+		}
+		finally {
+			// Also when a listener failed: the work under the lock must hear of it.
+			this.lost.tryEmitEmpty();
+		}
+	}
+
+	/**
+	 * Release the lock if this acquisition still holds it, once: stop its renewal first,
+	 * so that no renewal resurrects the lease afterwards.
+	 * @param client the store to release it in
+	 * @return a {@link Mono} that completes when released, or signals the
+	 * {@link LockBackendException} of a release that failed
+	 */
+	Mono<Void> release(ReactiveLockClient client) {
+		return Mono.defer(() -> {
+			State previous = this.state.getAndSet(State.RELEASED);
+			if (previous == State.RELEASED) {
+				return Mono.empty();
+			}
+			Lease lease = this.lease;
+			if (lease != null) {
+				lease.cancel();
+			}
+			return client.release(this.resource, this.ownerToken)
+				.defaultIfEmpty(false)
+				.doOnNext((released) -> released(released, previous))
+				.onErrorMap((ex) -> releaseFailed(ex))
+				.then();
+		});
+	}
+
+	private void released(boolean released, State previous) {
+		Duration held = Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos);
+		if (released) {
+			this.listener.onReleased(this.key, held);
+			return;
+		}
+		if (previous == State.HELD) {
+			logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
+					+ ") had expired before its release after " + held.toMillis()
+					+ "ms; another owner may have held it meanwhile (a pause longer than the ttl, the key removed, "
+					+ "or a ttl too short for a lock without auto-renew)");
+		}
+		this.listener.onReleaseMismatch(this.key, held);
+	}
+
+	private Throwable releaseFailed(Throwable ex) {
+		this.listener.onReleaseFailed(this.key, Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos), ex);
+		return (ex instanceof LockBackendException failure) ? ReactiveLockTemplate.forKey(this.key, failure) : ex;
+	}
+
+	@Override
+	public String toString() {
+		return "ReactiveLockHandle[key='" + this.key + "', fencingToken=" + this.fencingToken + ", state="
+				+ this.state.get() + "]";
+	}
+
+	private enum State {
+
+		HELD, LOST, RELEASED
+
+	}
+
+}

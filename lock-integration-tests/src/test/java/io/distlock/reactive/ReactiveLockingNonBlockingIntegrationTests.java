@@ -1,0 +1,170 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.reactive;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.distlock.LockHandle;
+import io.distlock.LockTemplate;
+import io.distlock.core.LeaseRenewer;
+import io.distlock.core.LockWaiter;
+import io.distlock.redis.ReactiveRedisLockClient;
+import io.distlock.redis.RedisLockClient;
+import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.test.RedisConnections;
+import io.distlock.test.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingOperationError;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Proves that {@link ReactiveLockTemplate} takes locks without blocking any thread:
+ * BlockHound, installed in this JVM (a failsafe execution of its own), fails every
+ * blocking call made on a non-blocking thread, Reactor's schedulers and Lettuce's event
+ * loops among them; and the contenders all run on one such thread, which a blocking wait
+ * would stall.
+ */
+class ReactiveLockingNonBlockingIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private LeaseRenewer renewer;
+
+	private RedisReleaseNotifier notifier;
+
+	private LockTemplate blockingTemplate;
+
+	private ReactiveLockTemplate template;
+
+	private Scheduler oneThread;
+
+	@BeforeAll
+	static void installBlockHound() {
+		// Cancelling a timer (a timeout, or a pause woken early) removes it from the
+		// scheduler's queue under that queue's lock, as scheduling one adds it: a short
+		// critical section, not a wait. Reactor's own integration allows the adding
+		// (offer) but not the removing. Allowed here, since BlockHound's error, thrown
+		// from inside the lock's acquisition, would leave the lock broken and hang the
+		// JVM.
+		BlockHound.install((builder) -> builder
+			.allowBlockingCallsInside(ScheduledThreadPoolExecutor.class.getName() + "$DelayedWorkQueue", "remove"));
+	}
+
+	@BeforeEach
+	void createTemplates() {
+		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
+		RedisLockClient client = new RedisLockClient(this.connectionFactory);
+		LockWaiter waiter = new LockWaiter(Duration.ofMillis(500));
+		this.notifier = new RedisReleaseNotifier(this.connectionFactory, waiter);
+		this.notifier.start();
+		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
+		this.blockingTemplate = new LockTemplate(client, waiter);
+		this.blockingTemplate.setLeaseRenewer(this.renewer);
+		this.template = new ReactiveLockTemplate(new ReactiveRedisLockClient(this.connectionFactory), waiter,
+				this.renewer);
+		// A parallel scheduler's threads are non-blocking: BlockHound checks them.
+		this.oneThread = Schedulers.newParallel("one-non-blocking-thread", 1);
+	}
+
+	@AfterEach
+	void destroyTemplates() {
+		this.oneThread.dispose();
+		this.notifier.stop();
+		this.renewer.close();
+		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void blockingLockTemplateWaitingOnANonBlockingThreadIsDetected() {
+		// The check can fail: the blocking template parks the thread while it waits.
+		try (LockHandle holder = this.blockingTemplate.tryAcquire("detected", Duration.ofSeconds(10), Duration.ZERO)
+			.orElseThrow()) {
+			Mono<String> blocking = Mono
+				.fromCallable(() -> this.blockingTemplate.execute("detected", Duration.ofSeconds(10),
+						Duration.ofSeconds(1), () -> "ran"))
+				.subscribeOn(this.oneThread);
+			assertThatException().isThrownBy(() -> blocking.block(TIMEOUT))
+				.withCauseInstanceOf(BlockingOperationError.class);
+		}
+	}
+
+	@Test
+	void manyContendersOnOneNonBlockingThreadAllGetTheLockWithoutOverlap() {
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		int contenders = 100;
+		List<Integer> done;
+		// Held by a blocking caller first, so that every contender waits and is woken by
+		// its release.
+		try (LockHandle holder = this.blockingTemplate.tryAcquire("contended", Duration.ofSeconds(10), Duration.ZERO)
+			.orElseThrow()) {
+			Mono<List<Integer>> all = Flux.range(0, contenders)
+				.flatMap((i) -> this.template
+					.execute("contended", Duration.ofSeconds(5), Duration.ofSeconds(50), Mono.fromRunnable(() -> {
+						if (inside.incrementAndGet() != 1) {
+							overlaps.incrementAndGet();
+						}
+					}).then(Mono.delay(Duration.ofMillis(2), this.oneThread)).then(Mono.fromSupplier(() -> {
+						inside.decrementAndGet();
+						return i;
+					})))
+					.subscribeOn(this.oneThread), contenders)
+				.collectList();
+			Mono<List<Integer>> started = all.cache();
+			started.subscribe();
+			holder.close();
+			done = started.block(TIMEOUT);
+		}
+		assertThat(done).hasSize(contenders);
+		assertThat(overlaps).hasValue(0);
+		assertThat(redis.endpoint().command("EXISTS", "lock:contended")).isEqualTo(0L);
+	}
+
+	@Test
+	void fluxUnderALockRunsOnOneNonBlockingThread() {
+		List<Long> values = this.template
+			.executeMany("flux", Duration.ofSeconds(5), Duration.ofSeconds(5),
+					Flux.interval(Duration.ofMillis(5), this.oneThread).take(10))
+			.subscribeOn(this.oneThread)
+			.collectList()
+			.block(TIMEOUT);
+		assertThat(values).hasSize(10);
+		assertThat(redis.endpoint().command("EXISTS", "lock:flux")).isEqualTo(0L);
+	}
+
+}

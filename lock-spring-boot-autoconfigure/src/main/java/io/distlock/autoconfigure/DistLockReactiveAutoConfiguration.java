@@ -1,0 +1,84 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure;
+
+import java.time.Duration;
+
+import io.distlock.LockListener;
+import io.distlock.core.LeaseRenewer;
+import io.distlock.core.LockWaiter;
+import io.distlock.reactive.ReactiveLockTemplate;
+import io.distlock.redis.ReactiveRedisLockClient;
+import io.distlock.redis.RedisLockClient;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for reactive locks: a {@link ReactiveLockTemplate}, which also
+ * locks {@code @DistributedLocked} methods returning {@code Mono} or {@code Flux} and
+ * Kotlin {@code suspend} functions.
+ *
+ * <p>
+ * Needs Reactor and a {@link ReactiveRedisConnectionFactory} (Lettuce's factory is one),
+ * and locks on the same Redis, with the same key prefix, waiter, lease renewer and
+ * listeners as the {@link io.distlock.LockTemplate}, so that reactive and blocking
+ * callers of one key exclude each other. Not available with Redlock, with a lock store
+ * other than {@link RedisLockClient}, nor with {@code distlock.replication.min-replicas}
+ * (its {@code WAIT} would hold up the shared connection).
+ */
+@AutoConfiguration(after = DistLockAutoConfiguration.class,
+		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration")
+@ConditionalOnClass(name = { "reactor.core.publisher.Mono", "io.distlock.reactive.ReactiveLockTemplate",
+		"org.springframework.data.redis.core.ReactiveStringRedisTemplate" })
+@ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@ConditionalOnProperty(name = "distlock.replication.min-replicas", havingValue = "0", matchIfMissing = true)
+public final class DistLockReactiveAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean({ RedisLockClient.class, ReactiveRedisConnectionFactory.class, LeaseRenewer.class,
+			LockWaiter.class })
+	ReactiveLockTemplate reactiveLockTemplate(ReactiveRedisConnectionFactory connectionFactory,
+			RedisLockClient lockClient, LockWaiter lockWaiter, LeaseRenewer leaseRenewer, DistLockProperties properties,
+			ObjectProvider<LockListener> listeners) {
+		ReactiveRedisLockClient client = new ReactiveRedisLockClient(connectionFactory);
+		client.setFencingCounterRetention(properties.getFencingCounterRetention());
+		if (connectionFactory instanceof RedisConnectionFactory blocking) {
+			client.setShardedReleaseMessages(LettuceFactories.isCluster(blocking));
+			Duration commandTimeout = LettuceFactories.commandTimeout(blocking);
+			if (commandTimeout != null) {
+				client.setCommandTimeout(commandTimeout);
+			}
+		}
+		client.afterPropertiesSet();
+		ReactiveLockTemplate template = new ReactiveLockTemplate(client, lockWaiter, leaseRenewer);
+		template.setKeyPrefix(properties.getKeyPrefix());
+		template.setLockListeners(listeners.orderedStream().toList());
+		return template;
+	}
+
+}
