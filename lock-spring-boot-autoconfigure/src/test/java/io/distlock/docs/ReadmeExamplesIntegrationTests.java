@@ -19,23 +19,28 @@ package io.distlock.docs;
 import java.io.IOException;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
+import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.test.RedisServerExtension;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
@@ -84,12 +89,40 @@ class ReadmeExamplesIntegrationTests {
 	@Autowired
 	private StringRedisTemplate redisTemplate;
 
+	@Autowired
+	private StockReservations stock;
+
 	@BeforeEach
 	void createDocuments() {
 		this.jdbc.execute("CREATE TABLE IF NOT EXISTS document (id BIGINT PRIMARY KEY, body VARCHAR(100), "
 				+ "fencing_token BIGINT)");
 		this.jdbc.update("DELETE FROM document");
 		this.jdbc.update("INSERT INTO document VALUES (42, 'empty', 0)");
+	}
+
+	@Test
+	void concurrentReservationsNeverSellMoreThanTheStock() {
+		this.redisTemplate.opsForValue().set("stock:sku-7", "10");
+		List<Boolean> reserved = Flux.range(0, 25)
+			.flatMap((i) -> this.stock.reserve("sku-7", 1).subscribeOn(Schedulers.parallel()))
+			.collectList()
+			.block(Duration.ofSeconds(30));
+		assertThat(reserved).hasSize(25).filteredOn(Boolean::booleanValue).hasSize(10);
+		assertThat(this.redisTemplate.opsForValue().get("stock:sku-7")).isEqualTo("0");
+		assertThat(this.redisTemplate.hasKey("lock:stock:sku-7")).isFalse();
+	}
+
+	@Test
+	void restockRunsUnderOneLockWithOneFencingToken() {
+		List<String> levels = this.stock.restock(List.of("sku-8", "sku-9"), 5)
+			.collectList()
+			.block(Duration.ofSeconds(10));
+		assertThat(levels).hasSize(2);
+		assertThat(levels.get(0)).startsWith("sku-8=5 (token ");
+		assertThat(levels.get(1)).startsWith("sku-9=5 (token ");
+		assertThat(levels.get(0).substring(levels.get(0).indexOf("token")))
+			.isEqualTo(levels.get(1).substring(levels.get(1).indexOf("token")));
+		assertThat(this.redisTemplate.hasKey("lock:restock")).isFalse();
 	}
 
 	@Test
@@ -206,6 +239,11 @@ class ReadmeExamplesIntegrationTests {
 		@Bean
 		DocumentEditor documentEditor(LockTemplate lockTemplate, FencedDocumentStore store) {
 			return new DocumentEditor(lockTemplate, store);
+		}
+
+		@Bean
+		StockReservations stockReservations(ReactiveLockTemplate lockTemplate, ReactiveStringRedisTemplate redis) {
+			return new StockReservations(lockTemplate, redis);
 		}
 
 		@Bean
