@@ -20,6 +20,8 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.annotation.LockFailurePolicy;
@@ -27,6 +29,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.config.EmbeddedValueResolver;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
@@ -381,6 +386,25 @@ class LockOperationParserTests {
 			.withMessageContaining("#nosuchparam");
 	}
 
+	@ParameterizedTest
+	@CsvSource({ "pay, BLOCKING", "payLater, STAGE", "payStage, STAGE", "reserve, MONO", "reserveAll, FLUX",
+			"publish, FLUX" })
+	void returnTypeDecidesHowLongTheLockIsHeld(String methodName, LockOperation.Shape shape) {
+		LockOperation operation = parse(Map.of(), methodName);
+
+		assertThat(operation.shape()).isEqualTo(shape);
+		assertThat(operation.async()).isEqualTo(shape == LockOperation.Shape.STAGE);
+		assertThat(operation.reactive())
+			.isEqualTo(shape == LockOperation.Shape.MONO || shape == LockOperation.Shape.FLUX);
+	}
+
+	@Test
+	void fairOnAMonoMethodIsRefused() {
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("fair", true), "reserve"))
+			.withMessageContaining(methodName("reserve"))
+			.withMessageContaining("fair = true is not available on a reactive or suspend method");
+	}
+
 	private LockOperation parse(Map<String, Object> attributes, String methodName) {
 		return this.parser.parse(locked(attributes), method(methodName), Orders.class);
 	}
@@ -443,6 +467,26 @@ class LockOperationParserTests {
 
 		public Integer boxed(long orderId) {
 			return 0;
+		}
+
+		public CompletableFuture<String> payLater(long orderId) {
+			return CompletableFuture.completedFuture("");
+		}
+
+		public CompletionStage<String> payStage(long orderId) {
+			return CompletableFuture.completedFuture("");
+		}
+
+		public Mono<String> reserve(long orderId) {
+			return Mono.empty();
+		}
+
+		public Flux<String> reserveAll(long orderId) {
+			return Flux.empty();
+		}
+
+		public Publisher<String> publish(long orderId) {
+			return Flux.empty();
 		}
 
 	}
