@@ -134,7 +134,11 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 	 */
 	private boolean parseLockedMethods(Class<?> userClass) {
 		List<Method> annotated = new ArrayList<>();
-		MethodFilter isAnnotated = (method) -> AnnotatedElementUtils.hasAnnotation(method, DistributedLocked.class);
+		// Not the synthetic methods: Kotlin copies the annotations of an open suspend
+		// function onto the static foo$suspendImpl that holds its body, which no proxy
+		// calls.
+		MethodFilter isAnnotated = (method) -> !method.isSynthetic()
+				&& AnnotatedElementUtils.hasAnnotation(method, DistributedLocked.class);
 		if (Proxy.isProxyClass(userClass)) {
 			// The methods of a JDK proxy are final; the annotations are on its
 			// interfaces.
