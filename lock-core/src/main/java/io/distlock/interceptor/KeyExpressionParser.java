@@ -27,6 +27,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelCompilerMode;
@@ -120,7 +121,9 @@ final class KeyExpressionParser {
 	}
 
 	private int argumentIndex(String variable, String key, Method method, String @Nullable [] names) {
-		int count = method.getParameterCount();
+		// A suspend function's last parameter is the Continuation the compiler added.
+		int count = KotlinDetector.isSuspendingFunction(method) ? method.getParameterCount() - 1
+				: method.getParameterCount();
 		Matcher position = POSITION.matcher(variable);
 		if (position.matches()) {
 			int index = Integer.parseInt(position.group(1));
