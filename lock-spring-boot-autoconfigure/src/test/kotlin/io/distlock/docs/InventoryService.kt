@@ -26,7 +26,7 @@ import org.springframework.stereotype.Service
 @Service
 class InventoryService(private val warehouse: Warehouse) {
 
-	@DistributedLocked(key = "#sku", ttl = "10s")
+	@DistributedLocked(key = "#sku", ttl = "10s", waitTime = "5s")
 	suspend fun reserve(sku: String, quantity: Int) {
 		// No other instance changes this SKU's stock between the read and the write,
 		// though this coroutine suspends (and frees its thread) on both calls.
