@@ -21,6 +21,8 @@ import java.time.Duration;
 import io.distlock.LockTemplate;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockWaiter;
+import io.distlock.reactive.ReactiveLockTemplate;
+import io.distlock.redis.ReactiveRedisLockClient;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.ShardedReleaseNotifier;
 import io.distlock.test.RedisCluster;
@@ -34,7 +36,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * One application using distlock on a Redis Cluster, wired as the auto-configuration does
  * it there: its own connection factory, a lock client publishing sharded release
- * messages, a {@link ShardedReleaseNotifier}, a lease renewer and a template.
+ * messages, a {@link ShardedReleaseNotifier}, a lease renewer, a template and a reactive
+ * template.
  */
 final class ClusterApplication implements AutoCloseable {
 
@@ -52,6 +55,8 @@ final class ClusterApplication implements AutoCloseable {
 
 	final LockTemplate template;
 
+	final ReactiveLockTemplate reactiveTemplate;
+
 	private ClusterApplication(RedisCluster cluster, LockWaiter waiter, int minReplicas) {
 		this.connectionFactory = connectionFactory(cluster);
 		this.client = new RedisLockClient(this.connectionFactory);
@@ -66,6 +71,10 @@ final class ClusterApplication implements AutoCloseable {
 		this.renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
 		this.template = new LockTemplate(this.client, waiter);
 		this.template.setLeaseRenewer(this.renewer);
+		ReactiveRedisLockClient reactiveClient = new ReactiveRedisLockClient(this.connectionFactory);
+		reactiveClient.setShardedReleaseMessages(true);
+		reactiveClient.afterPropertiesSet();
+		this.reactiveTemplate = new ReactiveLockTemplate(reactiveClient, waiter, this.renewer);
 	}
 
 	/**

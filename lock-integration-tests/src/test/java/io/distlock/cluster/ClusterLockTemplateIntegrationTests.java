@@ -40,6 +40,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -122,6 +125,51 @@ class ClusterLockTemplateIntegrationTests {
 		long releasedAt = System.nanoTime();
 		holder.close();
 		assertThat(acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt).isLessThan(TimeUnit.SECONDS.toNanos(2));
+	}
+
+	@Test
+	void reactiveWaiterIsWokenByTheShardedReleaseLongBeforeItsBackoff() throws Exception {
+		LockHandle holder = this.first.template.tryAcquire("reactive", TTL, Duration.ZERO).orElseThrow();
+		CompletableFuture<Long> acquiredAt = this.second.reactiveTemplate
+			.execute("reactive", TTL, LONG_BACKOFF, Mono.fromSupplier(System::nanoTime))
+			.toFuture();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.second.waiter.isWaitedFor("lock:reactive"));
+		long releasedAt = System.nanoTime();
+		holder.close();
+		assertThat(acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt).isLessThan(TimeUnit.SECONDS.toNanos(2));
+	}
+
+	@Test
+	void reactiveAndBlockingApplicationsNeverOverlapOnKeysOfEveryPrimary() {
+		for (String key : oneKeyPerPrimary("reactive-")) {
+			AtomicInteger inside = new AtomicInteger();
+			AtomicInteger overlaps = new AtomicInteger();
+			Runnable enter = () -> {
+				if (inside.incrementAndGet() != 1) {
+					overlaps.incrementAndGet();
+				}
+			};
+			Runnable leave = inside::decrementAndGet;
+			List<Integer> done = Flux.range(0, 40)
+				.flatMap((i) -> (i % 2 == 0)
+						? this.first.reactiveTemplate.execute(key, Duration.ofSeconds(10), Duration.ofSeconds(30),
+								Mono.fromRunnable(enter)
+									.then(Mono.delay(Duration.ofMillis(2)))
+									.then(Mono.fromRunnable(leave))
+									.thenReturn(i))
+						: Mono.fromCallable(() -> this.second.template.execute(key, Duration.ofSeconds(10),
+								Duration.ofSeconds(30), () -> {
+									enter.run();
+									sleep(Duration.ofMillis(2));
+									leave.run();
+									return i;
+								}))
+							.subscribeOn(Schedulers.boundedElastic()))
+				.collectList()
+				.block(Duration.ofMinutes(1));
+			assertThat(done).as("sections on %s", key).hasSize(40);
+			assertThat(overlaps).as("overlaps on %s", key).hasValue(0);
+		}
 	}
 
 	@Test
@@ -314,6 +362,16 @@ class ClusterLockTemplateIntegrationTests {
 		RespConnection connection = this.connections.computeIfAbsent(node,
 				(server) -> server.connect(RespConnection.DEFAULT_TIMEOUT));
 		return connection.command(args);
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 }
