@@ -31,8 +31,6 @@ import io.distlock.LockTemplate;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockWaiter;
 import io.distlock.redis.ReactiveRedisLockClient;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
@@ -63,11 +61,9 @@ class ReactiveLockTemplateIntegrationTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
 
-	private LettuceConnectionFactory connectionFactory;
+	private ReactiveApplication application;
 
 	private LeaseRenewer renewer;
-
-	private RedisReleaseNotifier notifier;
 
 	private LockTemplate blockingTemplate;
 
@@ -75,23 +71,15 @@ class ReactiveLockTemplateIntegrationTests {
 
 	@BeforeEach
 	void createTemplates() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		LockWaiter waiter = new LockWaiter(Duration.ofMillis(500));
-		this.notifier = new RedisReleaseNotifier(this.connectionFactory, waiter);
-		this.notifier.start();
-		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
-		this.blockingTemplate = new LockTemplate(client, waiter);
-		this.blockingTemplate.setLeaseRenewer(this.renewer);
-		this.template = new ReactiveLockTemplate(new ReactiveRedisLockClient(this.connectionFactory), waiter,
-				this.renewer);
+		this.application = new ReactiveApplication(redis.endpoint());
+		this.renewer = this.application.renewer;
+		this.blockingTemplate = this.application.blockingTemplate;
+		this.template = this.application.template;
 	}
 
 	@AfterEach
 	void destroyTemplates() {
-		this.notifier.stop();
-		this.renewer.close();
-		this.connectionFactory.destroy();
+		this.application.close();
 	}
 
 	@Test

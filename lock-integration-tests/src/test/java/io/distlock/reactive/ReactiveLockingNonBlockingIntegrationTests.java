@@ -24,11 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
-import io.distlock.redis.ReactiveRedisLockClient;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.RedisReleaseNotifier;
-import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,8 +36,6 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -61,11 +54,9 @@ class ReactiveLockingNonBlockingIntegrationTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
 
-	private LettuceConnectionFactory connectionFactory;
+	private ReactiveApplication application;
 
 	private LeaseRenewer renewer;
-
-	private RedisReleaseNotifier notifier;
 
 	private LockTemplate blockingTemplate;
 
@@ -87,16 +78,10 @@ class ReactiveLockingNonBlockingIntegrationTests {
 
 	@BeforeEach
 	void createTemplates() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		LockWaiter waiter = new LockWaiter(Duration.ofMillis(500));
-		this.notifier = new RedisReleaseNotifier(this.connectionFactory, waiter);
-		this.notifier.start();
-		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
-		this.blockingTemplate = new LockTemplate(client, waiter);
-		this.blockingTemplate.setLeaseRenewer(this.renewer);
-		this.template = new ReactiveLockTemplate(new ReactiveRedisLockClient(this.connectionFactory), waiter,
-				this.renewer);
+		this.application = new ReactiveApplication(redis.endpoint());
+		this.renewer = this.application.renewer;
+		this.blockingTemplate = this.application.blockingTemplate;
+		this.template = this.application.template;
 		// A parallel scheduler's threads are non-blocking: BlockHound checks them.
 		this.oneThread = Schedulers.newParallel("one-non-blocking-thread", 1);
 	}
@@ -104,9 +89,7 @@ class ReactiveLockingNonBlockingIntegrationTests {
 	@AfterEach
 	void destroyTemplates() {
 		this.oneThread.dispose();
-		this.notifier.stop();
-		this.renewer.close();
-		this.connectionFactory.destroy();
+		this.application.close();
 	}
 
 	@Test
