@@ -17,14 +17,17 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.core.Lease;
 import io.distlock.core.LockClient;
 
 /**
@@ -60,6 +63,8 @@ final class DefaultLockHandle implements LockHandle {
 	private final CompletableFuture<Void> lost = new CompletableFuture<>();
 
 	private volatile @Nullable Runnable beforeRelease;
+
+	private volatile @Nullable Tracking tracking;
 
 	DefaultLockHandle(String key, String resource, String ownerToken, long fencingToken, LockClient client,
 			LockListener listener) {
@@ -115,6 +120,36 @@ final class DefaultLockHandle implements LockHandle {
 	}
 
 	/**
+	 * Make this handle one of the held locks of its template, until it is closed.
+	 * @param request what was locked
+	 * @param acquiredAt when, read from the renewer's clock
+	 * @param lease its lease, if renewed
+	 * @param untrack called once, when the handle is closed
+	 */
+	void track(LockRequest request, Instant acquiredAt, @Nullable Lease lease, Consumer<DefaultLockHandle> untrack) {
+		this.tracking = new Tracking(request, acquiredAt, lease, untrack);
+	}
+
+	/**
+	 * Describe this lock as held now.
+	 * @param now the current instant of the renewer's clock
+	 * @return the snapshot, or {@code null} if it is not tracked
+	 */
+	@Nullable HeldLock describe(Instant now) {
+		Tracking tracking = this.tracking;
+		if (tracking == null) {
+			return null;
+		}
+		LockRequest request = tracking.request();
+		Instant expiresAt = (tracking.lease() != null) ? tracking.lease().expiresAt()
+				: tracking.acquiredAt().plus(request.ttl());
+		Duration remaining = (this.state.get() == State.HELD && now.isBefore(expiresAt))
+				? Duration.between(now, expiresAt) : null;
+		return new HeldLock(this.key, request.name(), this.fencingToken, tracking.acquiredAt(),
+				Duration.between(tracking.acquiredAt(), now), remaining, this.holder.getName(), request.autoRenew());
+	}
+
+	/**
 	 * Mark the lock as lost, once, and report it.
 	 * @return {@code true} if the lock was held until now
 	 */
@@ -156,6 +191,10 @@ final class DefaultLockHandle implements LockHandle {
 		if (previous == State.RELEASED) {
 			return;
 		}
+		Tracking tracking = this.tracking;
+		if (tracking != null) {
+			tracking.untrack().accept(this);
+		}
 		Runnable action = this.beforeRelease;
 		if (action != null) {
 			action.run();
@@ -191,6 +230,11 @@ final class DefaultLockHandle implements LockHandle {
 	public String toString() {
 		return "LockHandle[key='" + this.key + "', fencingToken=" + this.fencingToken + ", state=" + this.state.get()
 				+ "]";
+	}
+
+	private record Tracking(LockRequest request, Instant acquiredAt, @Nullable Lease lease,
+			Consumer<DefaultLockHandle> untrack) {
+
 	}
 
 	private enum State {

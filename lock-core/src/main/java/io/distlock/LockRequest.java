@@ -36,8 +36,17 @@ import org.springframework.util.Assert;
  * @param fair whether waiters get the lock in the order they asked for it, through a
  * queue in Redis, instead of whoever asks first after a release; slower, and fair only
  * among fair requests for the key
+ * @param name what kind of lock this is, for metrics, traces and the {@code locks}
+ * endpoint, such as {@code orders}: a name the code chooses, never data (unlike the key),
+ * so that it is a bounded tag; empty when unnamed; at most {@value #MAX_NAME_LENGTH}
+ * characters without control characters
  */
-public record LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair) {
+public record LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, String name) {
+
+	/**
+	 * The longest name accepted, in characters.
+	 */
+	public static final int MAX_NAME_LENGTH = 100;
 
 	/**
 	 * The longest key accepted, in bytes of its UTF-8 form.
@@ -67,6 +76,23 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 		Assert.isTrue(ttl.compareTo(MIN_TTL) >= 0, () -> "'ttl' must be at least 1ms but was " + ttl);
 		Assert.isTrue(waitTime != null, "'waitTime' must not be null");
 		Assert.isTrue(!waitTime.isNegative(), () -> "'waitTime' must not be negative but was " + waitTime);
+		Assert.isTrue(name != null, "'name' must not be null");
+		Assert.isTrue(name.length() <= MAX_NAME_LENGTH && name.chars().noneMatch(Character::isISOControl),
+				() -> "'name' must be at most " + MAX_NAME_LENGTH
+						+ " characters without control characters, a name chosen by the code, not data");
+	}
+
+	/**
+	 * Create an unnamed request.
+	 * @param key the lock key
+	 * @param ttl the lease time
+	 * @param waitTime how long to wait for a busy lock
+	 * @param autoRenew whether the lease is renewed while the lock is held
+	 * @param fair whether waiters get the lock in arrival order
+	 * @throws IllegalArgumentException naming the argument that is invalid
+	 */
+	public LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair) {
+		this(key, ttl, waitTime, autoRenew, fair, "");
 	}
 
 	/**
@@ -97,7 +123,7 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 * @return the new request
 	 */
 	public LockRequest withAutoRenew(boolean autoRenew) {
-		return new LockRequest(this.key, this.ttl, this.waitTime, autoRenew, this.fair);
+		return new LockRequest(this.key, this.ttl, this.waitTime, autoRenew, this.fair, this.name);
 	}
 
 	/**
@@ -106,7 +132,19 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 * @return the new request
 	 */
 	public LockRequest withFair(boolean fair) {
-		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, fair);
+		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, fair, this.name);
+	}
+
+	/**
+	 * Return a copy of this request with the given name.
+	 * @param name what kind of lock this is, for metrics, traces and the {@code locks}
+	 * endpoint; empty for none
+	 * @return the named request
+	 * @throws IllegalArgumentException if the name is too long or holds a control
+	 * character
+	 */
+	public LockRequest withName(String name) {
+		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, name);
 	}
 
 }

@@ -20,10 +20,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Comparator;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -89,6 +92,8 @@ public class LockTemplate {
 	private final LockCounters counters = new LockCounters();
 
 	private final LockStatistics statistics = new LockStatistics(this.counters);
+
+	private final Set<DefaultLockHandle> heldLocks = ConcurrentHashMap.newKeySet();
 
 	private LeaseRenewer renewer;
 
@@ -158,6 +163,44 @@ public class LockTemplate {
 	 */
 	public LockStatistics getStatistics() {
 		return this.statistics;
+	}
+
+	/**
+	 * Return the locks this template holds now, taken by any thread and not yet released,
+	 * for the {@code locks} endpoint and for shutdown.
+	 * @return a snapshot of the held locks, oldest first
+	 */
+	public List<HeldLock> getHeldLocks() {
+		Instant now = this.renewer.getClock().instant();
+		List<HeldLock> held = new ArrayList<>();
+		for (DefaultLockHandle handle : this.heldLocks) {
+			HeldLock lock = handle.describe(now);
+			if (lock != null) {
+				held.add(lock);
+			}
+		}
+		held.sort(Comparator.comparing(HeldLock::acquiredAt));
+		return held;
+	}
+
+	/**
+	 * Release every lock this template holds now, owner-checked, as on shutdown: the code
+	 * still running under one of them is no longer protected by it. A release that fails
+	 * is logged; that lock then expires after its ttl, since it is no longer renewed.
+	 * @return how many locks were released
+	 */
+	public int releaseHeldLocks() {
+		int released = 0;
+		for (DefaultLockHandle handle : List.copyOf(this.heldLocks)) {
+			try {
+				handle.close();
+				released++;
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not release lock '" + handle.key() + "'; it expires after its ttl", ex);
+			}
+		}
+		return released;
 	}
 
 	/**
@@ -407,9 +450,9 @@ public class LockTemplate {
 		if (attempt.result() instanceof AcquireResult.Acquired acquired) {
 			DefaultLockHandle handle = new DefaultLockHandle(request.key(), resource, owner, acquired.fencingToken(),
 					this.client, this.listener);
-			if (request.autoRenew()) {
-				renew(handle, request.ttl(), attempt.sentAtNanos(), detached);
-			}
+			Lease lease = request.autoRenew() ? renew(handle, request.ttl(), attempt.sentAtNanos(), detached) : null;
+			handle.track(request, this.renewer.getClock().instant(), lease, this.heldLocks::remove);
+			this.heldLocks.add(handle);
 			this.listener.onAcquired(request.key(), acquired.fencingToken(), waited);
 			return handle;
 		}
@@ -417,7 +460,7 @@ public class LockTemplate {
 		return null;
 	}
 
-	private void renew(DefaultLockHandle handle, Duration ttl, long startNanos, boolean detached) {
+	private Lease renew(DefaultLockHandle handle, Duration ttl, long startNanos, boolean detached) {
 		Lease lease;
 		try {
 			Instant startedAt = this.renewer.getClock().instant().minusNanos(System.nanoTime() - startNanos);
@@ -438,6 +481,7 @@ public class LockTemplate {
 			throw ex;
 		}
 		handle.beforeRelease(lease::cancel);
+		return lease;
 	}
 
 }

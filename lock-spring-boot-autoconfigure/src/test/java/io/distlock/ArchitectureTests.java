@@ -60,7 +60,7 @@ class ArchitectureTests {
 			// The API
 			"io.distlock.DistributedLockException", "io.distlock.LockAcquisitionException",
 			"io.distlock.LockBackendException", "io.distlock.LockBusyCallback", "io.distlock.LockCallback",
-			"io.distlock.LockContext", "io.distlock.LockHandle", "io.distlock.LockListener",
+			"io.distlock.LockContext", "io.distlock.LockHandle", "io.distlock.HeldLock", "io.distlock.LockListener",
 			"io.distlock.LockLostEvent", "io.distlock.LockRequest", "io.distlock.LockStatistics",
 			"io.distlock.LockTemplate", "io.distlock.annotation.DistributedLocked",
 			"io.distlock.annotation.LockFailurePolicy",

@@ -67,6 +67,15 @@ public final class Lease {
 		this.onCancel.accept(this);
 	}
 
+	/**
+	 * Return when this lease runs out unless renewed again: a ttl after the sending of
+	 * the last confirmed renewal, or of the acquisition.
+	 * @return the expiry, read on the renewer's clock
+	 */
+	public Instant expiresAt() {
+		return this.schedule.expiresAt();
+	}
+
 	Renewal renewal() {
 		return this.renewal;
 	}

@@ -51,8 +51,10 @@ public final class LockOperation {
 
 	private final Shape shape;
 
+	private final String lockName;
+
 	LockOperation(Method method, String name, KeyExpression key, Duration ttl, Duration waitTime, boolean autoRenew,
-			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback, Shape shape) {
+			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback, Shape shape, String lockName) {
 		this.method = method;
 		this.name = name;
 		this.key = key;
@@ -63,6 +65,7 @@ public final class LockOperation {
 		this.onFailure = onFailure;
 		this.fallback = fallback;
 		this.shape = shape;
+		this.lockName = lockName;
 	}
 
 	/**
@@ -158,6 +161,16 @@ public final class LockOperation {
 
 	Shape shape() {
 		return this.shape;
+	}
+
+	/**
+	 * Return the name the locks of this method are known by in metrics, traces and the
+	 * {@code locks} endpoint: the annotation's {@code name}, or
+	 * {@code ClassName.methodName} without one; bounded by the code, never by data.
+	 * @return the lock name
+	 */
+	public String lockName() {
+		return this.lockName;
 	}
 
 	/**

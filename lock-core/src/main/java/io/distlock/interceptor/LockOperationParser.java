@@ -104,8 +104,10 @@ final class LockOperationParser {
 			throw invalid(method, "fair = true is not available on a reactive or suspend method: reactive locks "
 					+ "are not taken in arrival order; remove fair = true");
 		}
+		String lockName = locked.name().isEmpty()
+				? ClassUtils.getShortName(method.getDeclaringClass()) + "." + method.getName() : locked.name();
 		return new LockOperation(method, name, key, ttl, waitTime, locked.autoRenew(), locked.fair(), onFailure,
-				fallback, shape);
+				fallback, shape, lockName);
 	}
 
 	private static LockOperation.Shape shape(Method method) {

@@ -17,7 +17,9 @@
 package io.distlock.reactive;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -25,8 +27,10 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
+import io.distlock.HeldLock;
 import io.distlock.LockBackendException;
 import io.distlock.LockListener;
+import io.distlock.LockRequest;
 import io.distlock.core.Lease;
 
 /**
@@ -62,12 +66,22 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 
 	private volatile @Nullable Lease lease;
 
-	HeldReactiveLock(String key, String resource, String ownerToken, long fencingToken, LockListener listener) {
-		this.key = key;
+	private final LockRequest request;
+
+	private final Instant acquiredAt;
+
+	private final Consumer<HeldReactiveLock> untrack;
+
+	HeldReactiveLock(LockRequest request, String resource, String ownerToken, long fencingToken, LockListener listener,
+			Instant acquiredAt, Consumer<HeldReactiveLock> untrack) {
+		this.key = request.key();
+		this.request = request;
 		this.resource = resource;
 		this.ownerToken = ownerToken;
 		this.fencingToken = fencingToken;
 		this.listener = listener;
+		this.acquiredAt = acquiredAt;
+		this.untrack = untrack;
 	}
 
 	@Override
@@ -95,6 +109,19 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 
 	void renewedBy(Lease lease) {
 		this.lease = lease;
+	}
+
+	/**
+	 * Describe this lock as held now.
+	 * @param now the current instant of the renewer's clock
+	 */
+	HeldLock describe(Instant now) {
+		Lease lease = this.lease;
+		Instant expiresAt = (lease != null) ? lease.expiresAt() : this.acquiredAt.plus(this.request.ttl());
+		Duration remaining = (this.state.get() == State.HELD && now.isBefore(expiresAt))
+				? Duration.between(now, expiresAt) : null;
+		return new HeldLock(this.key, this.request.name(), this.fencingToken, this.acquiredAt,
+				Duration.between(this.acquiredAt, now), remaining, this.holder.getName(), this.request.autoRenew());
 	}
 
 	boolean isKnownNotHeld() {
@@ -136,6 +163,7 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 			if (previous == State.RELEASED) {
 				return Mono.empty();
 			}
+			this.untrack.accept(this);
 			Lease lease = this.lease;
 			if (lease != null) {
 				lease.cancel();

@@ -19,7 +19,10 @@ package io.distlock.reactive;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
@@ -32,6 +35,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.ContextView;
 
+import io.distlock.HeldLock;
 import io.distlock.LockAcquisitionException;
 import io.distlock.LockBackendException;
 import io.distlock.LockListener;
@@ -84,6 +88,8 @@ public class ReactiveLockTemplate {
 	private final ReactiveLockAcquirer acquirer;
 
 	private final OwnerTokens ownerTokens = new OwnerTokens();
+
+	private final Set<HeldReactiveLock> heldLocks = ConcurrentHashMap.newKeySet();
 
 	private String keyPrefix = LockTemplate.DEFAULT_KEY_PREFIX;
 
@@ -270,6 +276,35 @@ public class ReactiveLockTemplate {
 	}
 
 	/**
+	 * Return the locks this template holds now, for the {@code locks} endpoint and for
+	 * shutdown.
+	 * @return a snapshot of the held locks, oldest first
+	 */
+	public List<HeldLock> getHeldLocks() {
+		Instant now = this.renewer.getClock().instant();
+		List<HeldLock> held = new ArrayList<>();
+		for (HeldReactiveLock lock : this.heldLocks) {
+			held.add(lock.describe(now));
+		}
+		held.sort(Comparator.comparing(HeldLock::acquiredAt));
+		return held;
+	}
+
+	/**
+	 * Release every lock this template holds now, owner-checked, as on shutdown: the
+	 * reactive work still running under one of them is no longer protected by it.
+	 * @return a {@link Mono} of how many locks were released, failed releases logged
+	 */
+	public Mono<Integer> releaseHeldLocks() {
+		return Flux.fromIterable(List.copyOf(this.heldLocks))
+			.flatMap((lock) -> lock.release(this.client).thenReturn(1).onErrorResume((ex) -> {
+				logger.warn("Could not release lock '" + lock.key() + "'; it expires after its ttl", ex);
+				return Mono.just(0);
+			}))
+			.reduce(0, Integer::sum);
+	}
+
+	/**
 	 * Return the innermost lock held by the reactive code that subscribes, read from its
 	 * Reactor context.
 	 * @return a {@link Mono} of the held lock, or an empty one outside a locked action
@@ -333,8 +368,9 @@ public class ReactiveLockTemplate {
 			this.listener.onNotAcquired(request.key(), waited);
 			return new LockAcquisitionException(request.key(), waited);
 		}
-		HeldReactiveLock lock = new HeldReactiveLock(request.key(), resource, owner, acquired.fencingToken(),
-				this.listener);
+		HeldReactiveLock lock = new HeldReactiveLock(request, resource, owner, acquired.fencingToken(), this.listener,
+				this.renewer.getClock().instant(), this.heldLocks::remove);
+		this.heldLocks.add(lock);
 		if (request.autoRenew()) {
 			try {
 				Instant startedAt = this.renewer.getClock()

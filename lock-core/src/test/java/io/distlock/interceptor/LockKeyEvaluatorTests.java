@@ -317,7 +317,7 @@ class LockKeyEvaluatorTests {
 		Method method = KeyExpressionParserTests.method(Orders.class, methodName);
 		KeyExpression expression = new KeyExpressionParser(null).parse(key, "", method);
 		return new LockOperation(method, "", expression, Duration.ofSeconds(10), Duration.ZERO, true, false,
-				LockFailurePolicy.THROW, null, LockOperation.Shape.BLOCKING);
+				LockFailurePolicy.THROW, null, LockOperation.Shape.BLOCKING, "Orders.test");
 	}
 
 	private static String methodName(String name) {

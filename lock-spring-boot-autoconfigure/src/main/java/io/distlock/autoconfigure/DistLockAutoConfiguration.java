@@ -41,6 +41,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -126,6 +127,13 @@ public final class DistLockAutoConfiguration {
 		template.setLeaseRenewer(leaseRenewer);
 		template.setLockListeners(listeners.orderedStream().toList());
 		return template;
+	}
+
+	@Bean
+	@ConditionalOnBean(LockTemplate.class)
+	HeldLocksShutdown heldLocksShutdown(LockTemplate lockTemplate, Environment environment) {
+		return new HeldLocksShutdown(() -> lockTemplate.getHeldLocks().size(), lockTemplate::releaseHeldLocks,
+				HeldLocksShutdown.gracePeriod(environment));
 	}
 
 }

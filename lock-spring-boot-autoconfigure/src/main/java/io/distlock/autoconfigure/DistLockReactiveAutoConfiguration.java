@@ -33,6 +33,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -79,6 +80,14 @@ public final class DistLockReactiveAutoConfiguration {
 		template.setKeyPrefix(properties.getKeyPrefix());
 		template.setLockListeners(listeners.orderedStream().toList());
 		return template;
+	}
+
+	@Bean
+	@ConditionalOnBean(ReactiveLockTemplate.class)
+	HeldLocksShutdown reactiveHeldLocksShutdown(ReactiveLockTemplate reactiveLockTemplate, Environment environment) {
+		Duration gracePeriod = HeldLocksShutdown.gracePeriod(environment);
+		return new HeldLocksShutdown(() -> reactiveLockTemplate.getHeldLocks().size(),
+				() -> reactiveLockTemplate.releaseHeldLocks().block(gracePeriod.plusSeconds(5)), gracePeriod);
 	}
 
 }
