@@ -23,12 +23,14 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.core.Lease;
 import io.distlock.core.LockClient;
+import io.distlock.observation.LockObservationContext;
 
 /**
  * The {@link LockHandle} of one acquisition: held until released or found lost.
@@ -65,6 +67,8 @@ final class DefaultLockHandle implements LockHandle {
 	private volatile @Nullable Runnable beforeRelease;
 
 	private volatile @Nullable Tracking tracking;
+
+	private volatile Observation holding = Observation.NOOP;
 
 	DefaultLockHandle(String key, String resource, String ownerToken, long fencingToken, LockClient client,
 			LockListener listener) {
@@ -117,6 +121,22 @@ final class DefaultLockHandle implements LockHandle {
 	 */
 	void beforeRelease(Runnable action) {
 		this.beforeRelease = action;
+	}
+
+	/**
+	 * Set the observation of holding this lock, stopped when the handle is closed.
+	 * @param holding the started observation
+	 */
+	void observeHolding(Observation holding) {
+		this.holding = holding;
+	}
+
+	/**
+	 * Return the observation of holding this lock.
+	 * @return the observation, a no-op one when not observed
+	 */
+	Observation holding() {
+		return this.holding;
 	}
 
 	/**
@@ -208,11 +228,13 @@ final class DefaultLockHandle implements LockHandle {
 			// Released or not, the lock ends here for this handle: it is never closed
 			// again, and its lease is no longer renewed.
 			this.listener.onReleaseFailed(this.key, held, ex);
+			stopHolding("failed", ex);
 			throw (ex instanceof LockBackendException backendFailure)
 					? LockBackendException.forKey(this.key, backendFailure) : ex;
 		}
 		if (released) {
 			this.listener.onReleased(this.key, held);
+			stopHolding("released", null);
 			return;
 		}
 		if (previous == State.HELD) {
@@ -224,6 +246,18 @@ final class DefaultLockHandle implements LockHandle {
 		// Also for a lock reported lost before: onLost told that it was gone, this ends
 		// the acquisition.
 		this.listener.onReleaseMismatch(this.key, held);
+		stopHolding("expired", null);
+	}
+
+	private void stopHolding(String outcome, @Nullable Throwable failure) {
+		Observation holding = this.holding;
+		if (holding.getContext() instanceof LockObservationContext context) {
+			context.setOutcome(outcome);
+		}
+		if (failure != null) {
+			holding.error(failure);
+		}
+		holding.stop();
 	}
 
 	@Override

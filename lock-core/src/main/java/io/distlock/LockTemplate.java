@@ -29,6 +29,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -39,6 +41,9 @@ import io.distlock.core.Lease;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
+import io.distlock.observation.DefaultLockObservationConvention;
+import io.distlock.observation.LockObservationContext;
+import io.distlock.observation.LockObservationConvention;
 
 import org.springframework.util.Assert;
 
@@ -101,6 +106,12 @@ public class LockTemplate {
 
 	private LockListener listener = this.counters;
 
+	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
+	private @Nullable LockObservationConvention observationConvention;
+
+	private LockObservationConvention defaultObservationConvention = new DefaultLockObservationConvention();
+
 	/**
 	 * Create a template over the given lock store, waiting by bounded backoff only.
 	 * @param client the lock store
@@ -155,6 +166,26 @@ public class LockTemplate {
 		all.add(this.counters);
 		all.addAll(listeners);
 		this.listener = new LockListeners(all);
+	}
+
+	/**
+	 * Set the registry to record observations of waiting for locks and of holding them
+	 * with: a span and a timer each, when tracing and metrics are set up on it; none by
+	 * default.
+	 * @param observationRegistry the observation registry
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		Assert.notNull(observationRegistry, "'observationRegistry' must not be null");
+		this.observationRegistry = observationRegistry;
+	}
+
+	/**
+	 * Set the convention that names lock observations and their tags, instead of the
+	 * {@link DefaultLockObservationConvention}.
+	 * @param observationConvention the convention, or {@code null} for the default
+	 */
+	public void setObservationConvention(@Nullable LockObservationConvention observationConvention) {
+		this.observationConvention = observationConvention;
 	}
 
 	/**
@@ -326,7 +357,8 @@ public class LockTemplate {
 				.whenBusy(new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start)));
 		}
 		T result;
-		try {
+		// Spans started by the code are children of the one of holding the lock.
+		try (Observation.Scope scope = ((DefaultLockHandle) handle).holding().openScope()) {
 			result = doWithBoundLock(handle, callback);
 		}
 		catch (Throwable ex) {
@@ -433,6 +465,7 @@ public class LockTemplate {
 						+ " cannot take locks in arrival order (it is no FairLockClient)");
 		String resource = this.keyPrefix + request.key();
 		String owner = UUID.randomUUID().toString();
+		Observation acquiring = observation(LockObservationContext.Phase.ACQUIRE, request).start();
 		LockAcquirer.Attempt attempt;
 		try {
 			attempt = this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime(), request.fair());
@@ -440,24 +473,55 @@ public class LockTemplate {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			Duration waited = Duration.ofNanos(System.nanoTime() - start);
-			throw new LockAcquisitionException(request.key(), waited,
+			LockAcquisitionException failure = new LockAcquisitionException(request.key(), waited,
 					"Interrupted after waiting " + waited.toMillis() + "ms for lock '" + request.key() + "'", ex);
+			stop(acquiring, "failed", -1, failure);
+			throw failure;
 		}
 		catch (LockBackendException ex) {
-			throw LockBackendException.forKey(request.key(), ex);
+			LockBackendException failure = LockBackendException.forKey(request.key(), ex);
+			stop(acquiring, "failed", -1, failure);
+			throw failure;
+		}
+		catch (RuntimeException ex) {
+			stop(acquiring, "failed", -1, ex);
+			throw ex;
 		}
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (attempt.result() instanceof AcquireResult.Acquired acquired) {
+			stop(acquiring, "acquired", acquired.fencingToken(), null);
 			DefaultLockHandle handle = new DefaultLockHandle(request.key(), resource, owner, acquired.fencingToken(),
 					this.client, this.listener);
 			Lease lease = request.autoRenew() ? renew(handle, request.ttl(), attempt.sentAtNanos(), detached) : null;
 			handle.track(request, this.renewer.getClock().instant(), lease, this.heldLocks::remove);
 			this.heldLocks.add(handle);
+			Observation holding = observation(LockObservationContext.Phase.HOLD, request);
+			if (holding.getContext() instanceof LockObservationContext context) {
+				context.setFencingToken(acquired.fencingToken());
+			}
+			handle.observeHolding(holding.start());
 			this.listener.onAcquired(request.key(), acquired.fencingToken(), waited);
 			return handle;
 		}
+		stop(acquiring, "busy", -1, null);
 		this.listener.onNotAcquired(request.key(), waited);
 		return null;
+	}
+
+	private Observation observation(LockObservationContext.Phase phase, LockRequest request) {
+		return Observation.createNotStarted(this.observationConvention, this.defaultObservationConvention,
+				() -> new LockObservationContext(phase, request.key(), request.name()), this.observationRegistry);
+	}
+
+	private static void stop(Observation observation, String outcome, long fencingToken, @Nullable Throwable failure) {
+		if (observation.getContext() instanceof LockObservationContext context) {
+			context.setOutcome(outcome);
+			context.setFencingToken(fencingToken);
+		}
+		if (failure != null) {
+			observation.error(failure);
+		}
+		observation.stop();
 	}
 
 	private Lease renew(DefaultLockHandle handle, Duration ttl, long startNanos, boolean detached) {
