@@ -74,7 +74,9 @@ class ArchitectureTests {
 			// Annotation support, for configurations without Spring Boot
 			"io.distlock.interceptor.AnnotationLockOperationSource", "io.distlock.interceptor.LockAdvisor",
 			"io.distlock.interceptor.LockInterceptor", "io.distlock.interceptor.LockOperation",
-			"io.distlock.interceptor.LockOperationSource",
+			"io.distlock.interceptor.LockOperationSource", "io.distlock.interceptor.InvalidLockOperationException",
+			"io.distlock.interceptor.UnsupportedLockOperationException",
+			"io.distlock.interceptor.UnsupportedLockOperationException$Feature",
 			// Stores and integrations
 			"io.distlock.redis.RedisLockClient", "io.distlock.redis.RedisReleaseNotifier",
 			"io.distlock.redis.ShardedReleaseNotifier", "io.distlock.redis.ReactiveRedisLockClient",
@@ -86,7 +88,8 @@ class ArchitectureTests {
 			"io.distlock.autoconfigure.DistLockMetricsAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockReactiveAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockProperties", "io.distlock.autoconfigure.DistLockProperties$Redlock",
-			"io.distlock.autoconfigure.DistLockProperties$Replication");
+			"io.distlock.autoconfigure.DistLockProperties$Replication",
+			"io.distlock.autoconfigure.InvalidDistLockPropertyException");
 
 	@Test
 	void onlyTheAllowedTypesArePublic() {

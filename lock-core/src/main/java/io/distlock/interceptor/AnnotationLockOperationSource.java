@@ -193,7 +193,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		}
 		int modifiers = specificMethod.getModifiers();
 		if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
-			throw LockOperationParser.invalid(specificMethod, "the method is "
+			throw LockOperationParser.invalid(specificMethod, null, "the method is "
 					+ (Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static" : "final")
 					+ ", so no proxy can intercept it and the lock would silently not apply; make it a public, "
 					+ "non-final instance method");
@@ -216,7 +216,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		// With a CompletableFuture the lock is held until the work completes, whichever
 		// proxy runs first; without one, the work runs after the method returned.
 		if (method.getReturnType() == void.class) {
-			throw LockOperationParser.invalid(method,
+			throw LockOperationParser.invalid(method, null,
 					"the method is @Async and returns void: its work runs "
 							+ "after the method returns, so the lock would not cover it. Return a CompletableFuture "
 							+ "(the lock is then held until it completes), or put @DistributedLocked on a method that "

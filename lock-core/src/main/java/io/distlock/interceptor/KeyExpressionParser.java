@@ -80,7 +80,7 @@ final class KeyExpressionParser {
 			return new KeyExpression.Literal(value, key);
 		}
 		if (key.isBlank()) {
-			throw LockOperationParser.invalid(method, "key '" + key + "' is blank");
+			throw LockOperationParser.invalid(method, "key", "key '" + key + "' is blank");
 		}
 		if (!SPEL_MARKERS.matcher(key).find()) {
 			return new KeyExpression.Literal(key, key);
@@ -95,7 +95,7 @@ final class KeyExpressionParser {
 			expression = (SpelExpression) this.parser.parseExpression(key);
 		}
 		catch (ParseException ex) {
-			throw LockOperationParser.invalid(method, "key '" + key + "' is not a valid SpEL expression: "
+			throw LockOperationParser.invalid(method, "key", "key '" + key + "' is not a valid SpEL expression: "
 					+ ex.getSimpleMessage() + " at position " + ex.getPosition());
 		}
 		for (SpelNode node : nodes(expression.getAST())) {
@@ -108,7 +108,7 @@ final class KeyExpressionParser {
 			else if (node instanceof BeanReference && this.beanFactory != null) {
 				String bean = node.toStringAST().substring(1);
 				if (!bean.startsWith("&") && !this.beanFactory.containsBean(bean)) {
-					throw LockOperationParser.invalid(method,
+					throw LockOperationParser.invalid(method, "key",
 							"key '" + key + "' refers to bean '" + bean + "', but there is no such bean");
 				}
 			}
@@ -128,13 +128,13 @@ final class KeyExpressionParser {
 		if (position.matches()) {
 			int index = Integer.parseInt(position.group(1));
 			if (index >= count) {
-				throw LockOperationParser.invalid(method, "key '" + key + "' refers to #" + variable
+				throw LockOperationParser.invalid(method, "key", "key '" + key + "' refers to #" + variable
 						+ ", but the method has " + count + " parameter" + ((count != 1) ? "s" : ""));
 			}
 			return index;
 		}
 		if (names == null) {
-			throw LockOperationParser.invalid(method, "key '" + key + "' refers to parameter '" + variable
+			throw LockOperationParser.invalid(method, "key", "key '" + key + "' refers to parameter '" + variable
 					+ "' by name, but the parameter names of this method are not in its class file, so every call "
 					+ "would lock the same key. Compile with the '-parameters' flag (Maven: <parameters>true</parameters> "
 					+ "in maven-compiler-plugin; Gradle: options.compilerArgs << '-parameters'), or refer to the "
@@ -142,7 +142,7 @@ final class KeyExpressionParser {
 		}
 		int index = Arrays.asList(names).indexOf(variable);
 		if (index < 0) {
-			throw LockOperationParser.invalid(method, "key '" + key + "' refers to #" + variable
+			throw LockOperationParser.invalid(method, "key", "key '" + key + "' refers to #" + variable
 					+ ", but the method has no such parameter; its parameters are " + Arrays.toString(names));
 		}
 		return index;

@@ -129,7 +129,8 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 	 * Fail the startup if a method asks for fair locks and the lock store has no fair
 	 * mode, or a reactive method has no reactive template to lock it, naming every such
 	 * method.
-	 * @throws IllegalStateException if the lock store cannot serve the methods
+	 * @throws UnsupportedLockOperationException if the lock store cannot serve the
+	 * methods
 	 */
 	@Override
 	public void afterSingletonsInstantiated() {
@@ -140,11 +141,13 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 			.distinct()
 			.toList();
 		if (!reactive.isEmpty() && findReactiveTemplate() == null) {
-			throw new IllegalStateException("@DistributedLocked on " + reactive
-					+ " returns a Mono or Flux, or is a suspend function, and needs a ReactiveLockTemplate to lock "
-					+ "it without blocking, but this application has none: it is auto-configured with Reactor and "
-					+ "a ReactiveRedisConnectionFactory (Lettuce), on a single Redis, Sentinel or Cluster without "
-					+ "distlock.replication.min-replicas; it is not available with Redlock");
+			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.REACTIVE_LOCKS,
+					reactive,
+					"@DistributedLocked on " + reactive + " returns a Mono or Flux, or is a suspend "
+							+ "function, and needs a ReactiveLockTemplate to lock it without blocking, but this "
+							+ "application has none: it is auto-configured with Reactor and a "
+							+ "ReactiveRedisConnectionFactory (Lettuce), on a single Redis, Sentinel or Cluster "
+							+ "without distlock.replication.min-replicas; it is not available with Redlock");
 		}
 		List<Method> fair = this.source.getLockOperations()
 			.stream()
@@ -153,9 +156,10 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 			.distinct()
 			.toList();
 		if (!fair.isEmpty() && !this.template.get().supportsFairLocks()) {
-			throw new IllegalStateException("@DistributedLocked(fair = true) on " + fair
-					+ " needs a lock store that takes locks in arrival order, but this application's lock store "
-					+ "has no fair mode (Redlock has none): remove fair = true, or lock on a single Redis");
+			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.FAIR_LOCKS, fair,
+					"@DistributedLocked(fair = true) on " + fair + " needs a lock store that takes locks in "
+							+ "arrival order, but this application's lock store has no fair mode (Redlock has none): "
+							+ "remove fair = true, or lock on a single Redis");
 		}
 	}
 

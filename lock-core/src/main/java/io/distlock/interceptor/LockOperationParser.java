@@ -77,7 +77,7 @@ final class LockOperationParser {
 		Duration ttl = duration(method, "ttl", locked.ttl(), this.defaultTtl, LockRequest.MAX_TTL,
 				"it must be at most " + LockRequest.MAX_TTL.toDays() + "d, the longest lease a lock can have");
 		if (ttl.compareTo(ONE_MILLISECOND) < 0) {
-			throw invalid(method, "ttl '" + locked.ttl() + "' must be at least 1ms");
+			throw invalid(method, "ttl", "ttl '" + locked.ttl() + "' must be at least 1ms");
 		}
 		Duration waitTime = duration(method, "waitTime", locked.waitTime(), this.defaultWaitTime, MAX_WAIT_TIME,
 				"it must fit in a long of milliseconds");
@@ -85,24 +85,26 @@ final class LockOperationParser {
 		Method fallback = null;
 		if (!locked.fallbackMethod().isEmpty()) {
 			if (onFailure == LockFailurePolicy.SKIP) {
-				throw invalid(method,
+				throw invalid(method, "onFailure",
 						"fallbackMethod '" + locked.fallbackMethod() + "' cannot be combined with onFailure = SKIP");
 			}
 			onFailure = LockFailurePolicy.FALLBACK;
 			fallback = fallback(method, targetClass, locked.fallbackMethod());
 		}
 		else if (onFailure == LockFailurePolicy.FALLBACK) {
-			throw invalid(method, "onFailure = FALLBACK needs a fallbackMethod");
+			throw invalid(method, "onFailure", "onFailure = FALLBACK needs a fallbackMethod");
 		}
 		if (onFailure == LockFailurePolicy.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
-			throw invalid(method, "onFailure = SKIP cannot skip a method returning " + method.getReturnType()
-					+ ": there is no value to return; use a fallbackMethod, or return a wrapper or Optional");
+			throw invalid(method, "onFailure",
+					"onFailure = SKIP cannot skip a method returning " + method.getReturnType()
+							+ ": there is no value to return; use a fallbackMethod, or return a wrapper or Optional");
 		}
 		LockOperation.Shape shape = shape(method);
 		if (locked.fair() && (shape == LockOperation.Shape.MONO || shape == LockOperation.Shape.FLUX)) {
-			throw invalid(method, "fair = true is not available on a reactive or suspend method: reactive locks "
-					+ "are not taken in arrival order; remove fair = true");
+			throw invalid(method, "fair",
+					"fair = true is not available on a reactive or suspend method: reactive locks "
+							+ "are not taken in arrival order; remove fair = true");
 		}
 		String lockName = locked.name().isEmpty()
 				? ClassUtils.getShortName(method.getDeclaringClass()) + "." + method.getName() : locked.name();
@@ -113,7 +115,7 @@ final class LockOperationParser {
 	private static LockOperation.Shape shape(Method method) {
 		if (KotlinDetector.isSuspendingFunction(method)) {
 			if (!coroutinesReactorPresent) {
-				throw invalid(method, "it is a suspend function, whose lock is held by the coroutine's Mono: add "
+				throw invalid(method, null, "it is a suspend function, whose lock is held by the coroutine's Mono: add "
 						+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor, so that Spring AOP gives it one");
 			}
 			// The Kotlin return type: a Flow is adapted from a Flux.
@@ -132,13 +134,13 @@ final class LockOperationParser {
 		if (reactivePublisher(returnType)) {
 			// The proxy returns a Mono or Flux of its own, which another type cannot
 			// hold.
-			throw invalid(method,
+			throw invalid(method, null,
 					"the method returns " + returnType.getName()
 							+ ", a Publisher the lock cannot be held across; declare Mono, Flux or Publisher as the "
 							+ "return type");
 		}
 		if ("kotlinx.coroutines.flow.Flow".equals(returnType.getName())) {
-			throw invalid(method, "the method returns a Flow without being a suspend function, and Spring AOP "
+			throw invalid(method, null, "the method returns a Flow without being a suspend function, and Spring AOP "
 					+ "cannot hold anything across it; return a Flux, or make it a suspend function");
 		}
 		if (returnType == CompletableFuture.class || returnType == CompletionStage.class) {
@@ -147,7 +149,7 @@ final class LockOperationParser {
 		if (CompletionStage.class.isAssignableFrom(returnType)) {
 			// The proxy returns a CompletableFuture of its own, completed after the
 			// release, which another stage type cannot hold.
-			throw invalid(method,
+			throw invalid(method, null,
 					"the method returns " + returnType.getName()
 							+ ", a CompletionStage the lock cannot be held across; declare CompletableFuture or "
 							+ "CompletionStage as the return type");
@@ -174,25 +176,25 @@ final class LockOperationParser {
 			resolved = (this.valueResolver != null) ? this.valueResolver.resolveStringValue(value) : value;
 		}
 		catch (RuntimeException ex) {
-			throw invalid(method, attribute + " '" + value + "' could not be resolved: " + ex.getMessage());
+			throw invalid(method, attribute, attribute + " '" + value + "' could not be resolved: " + ex.getMessage());
 		}
 		String shown = value.equals(resolved) ? "'" + value + "'" : "'" + value + "' (resolved to '" + resolved + "')";
 		if (resolved == null || resolved.isBlank()) {
-			throw invalid(method, attribute + " " + shown + " is empty");
+			throw invalid(method, attribute, attribute + " " + shown + " is empty");
 		}
 		Duration duration;
 		try {
 			duration = DurationFormatterUtils.detectAndParse(resolved.strip());
 		}
 		catch (IllegalArgumentException | DateTimeParseException ex) {
-			throw invalid(method, attribute + " " + shown
+			throw invalid(method, attribute, attribute + " " + shown
 					+ " is not a valid duration; use a number with a unit (500ms, 10s, 2m, 1h, 1d) or ISO-8601 (PT10S)");
 		}
 		if (duration.isNegative()) {
-			throw invalid(method, attribute + " " + shown + " must not be negative");
+			throw invalid(method, attribute, attribute + " " + shown + " must not be negative");
 		}
 		if (duration.compareTo(max) > 0) {
-			throw invalid(method, attribute + " " + shown + " is too long; " + maxProblem);
+			throw invalid(method, attribute, attribute + " " + shown + " is too long; " + maxProblem);
 		}
 		return duration;
 	}
@@ -200,30 +202,31 @@ final class LockOperationParser {
 	private static Method fallback(Method method, Class<?> targetClass, String name) {
 		Method fallback = ReflectionUtils.findMethod(targetClass, name, method.getParameterTypes());
 		if (fallback == null) {
-			throw invalid(method, "fallbackMethod '" + name + "' does not exist on " + targetClass.getName()
-					+ " with the same parameter types");
+			throw invalid(method, "fallbackMethod", "fallbackMethod '" + name + "' does not exist on "
+					+ targetClass.getName() + " with the same parameter types");
 		}
 		if (fallback.getName().equals(method.getName())) {
 			// Same name and parameter types: the method itself, called on the target
 			// without
 			// the proxy, so its body would run without the lock.
-			throw invalid(method, "fallbackMethod '" + name + "' is the annotated method itself, which would then "
-					+ "run without the lock; name a different method");
+			throw invalid(method, "fallbackMethod",
+					"fallbackMethod '" + name + "' is the annotated method itself, which would then "
+							+ "run without the lock; name a different method");
 		}
 		Class<?> returnType = method.getReturnType();
 		if (returnType != void.class && !returnType.isAssignableFrom(fallback.getReturnType())
 				&& !(returnType == Optional.class && fallback.getReturnType() == Optional.class)) {
-			throw invalid(method, "fallbackMethod '" + name + "' returns " + fallback.getReturnType().getName()
-					+ ", which is not assignable to " + returnType.getName());
+			throw invalid(method, "fallbackMethod", "fallbackMethod '" + name + "' returns "
+					+ fallback.getReturnType().getName() + ", which is not assignable to " + returnType.getName());
 		}
 		ReflectionUtils.makeAccessible(fallback);
 		return fallback;
 	}
 
-	static IllegalStateException invalid(Method method, String problem) {
+	static InvalidLockOperationException invalid(Method method, @Nullable String attribute, String problem) {
 		// Without a cause: the message says everything, and the root cause of the startup
 		// failure is then this one, naming the method and the attribute.
-		return new IllegalStateException("Invalid @DistributedLocked on '" + method + "': " + problem);
+		return new InvalidLockOperationException(method, attribute, problem);
 	}
 
 }

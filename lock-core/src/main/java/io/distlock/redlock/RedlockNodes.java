@@ -232,8 +232,19 @@ public final class RedlockNodes implements AutoCloseable {
 	 * may be, or hold, a user name or password.
 	 */
 	private static String shown(String url) {
+		return (scheme(url) != null) ? "(" + redact(url) + ", the rest not shown)" : "(not shown)";
+	}
+
+	/**
+	 * Return a form of a node URL that is safe to show in a message or a log: its scheme
+	 * alone, if it is one of Redis, since anything else of it may be, or hold, a user
+	 * name or password.
+	 * @param url the node URL, valid or not
+	 * @return {@code redis://...}, {@code rediss://...}, or {@code ...} for anything else
+	 */
+	public static String redact(String url) {
 		String scheme = scheme(url);
-		return (scheme != null) ? "(" + scheme + "..., the rest not shown)" : "(not shown)";
+		return (scheme != null) ? scheme + "..." : "...";
 	}
 
 	private static @Nullable String scheme(String url) {

@@ -84,10 +84,13 @@ public final class DistLockAutoConfiguration {
 	 */
 	private static void checkReplicationTimeout(Duration timeout, @Nullable Duration commandTimeout) {
 		if (commandTimeout != null && timeout.compareTo(commandTimeout) >= 0) {
-			throw new IllegalStateException("distlock.replication.timeout (" + timeout.toMillis()
-					+ "ms) must be shorter than the Redis command timeout, spring.data.redis.timeout ("
-					+ commandTimeout.toMillis() + "ms): the wait for replicas runs as a command on the lock "
-					+ "connection, and the command timeout would end it first");
+			throw new InvalidDistLockPropertyException("distlock.replication.timeout", timeout.toMillis() + "ms",
+					"distlock.replication.timeout (" + timeout.toMillis()
+							+ "ms) must be shorter than the Redis command timeout, spring.data.redis.timeout ("
+							+ commandTimeout.toMillis() + "ms): the wait for replicas runs as a command on the lock "
+							+ "connection, and the command timeout would end it first",
+					"Set distlock.replication.timeout below " + commandTimeout.toMillis()
+							+ "ms, or raise spring.data.redis.timeout above " + timeout.toMillis() + "ms");
 		}
 	}
 

@@ -23,6 +23,8 @@ import io.distlock.core.LockWaiter;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;
+import io.lettuce.core.SslOptions;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionMessage;
@@ -44,32 +46,52 @@ import org.springframework.util.ClassUtils;
 @Conditional(RedlockConfiguration.OnRedlockNodesCondition.class)
 class RedlockConfiguration {
 
+	private static final String NODES = "distlock.redlock.nodes";
+
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	RedlockNodes redlockNodes(DistLockProperties properties, ResourceLoader resourceLoader,
 			ObjectProvider<SslBundles> sslBundles) {
-		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", resourceLoader.getClassLoader())) {
-			throw new IllegalStateException("distlock.redlock.nodes is set, but Redlock connects to its nodes with "
-					+ "Lettuce, which is not on the class path: add io.lettuce:lettuce-core, or remove "
-					+ "distlock.redlock.nodes to lock on spring.data.redis");
-		}
 		DistLockProperties.Redlock redlock = properties.getRedlock();
 		List<String> nodes = redlock.getNodes();
-		if (nodes.size() < 3) {
-			throw new IllegalStateException("distlock.redlock.nodes lists " + nodes.size() + " node"
-					+ ((nodes.size() != 1) ? "s" : "") + ", but Redlock needs at least 3 independent Redis masters "
-					+ "(5 tolerate the loss of 2); list at least 3, or remove distlock.redlock.nodes to lock on "
-					+ "spring.data.redis");
+		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", resourceLoader.getClassLoader())) {
+			throw new InvalidDistLockPropertyException(NODES, redacted(nodes),
+					NODES + " is set, but Redlock connects to its nodes with Lettuce, which is not on the class path",
+					"Add io.lettuce:lettuce-core, or remove " + NODES + " to lock on spring.data.redis");
 		}
-		if (properties.getReplication().getMinReplicas() > 0) {
-			throw new IllegalStateException("distlock.replication.min-replicas is "
-					+ properties.getReplication().getMinReplicas() + ", but distlock.redlock.nodes is set: replica "
-					+ "acknowledgement applies to locks on spring.data.redis, while Redlock is made safe by its quorum "
-					+ "of independent masters; remove one of the two");
+		if (nodes.size() < 3) {
+			throw new InvalidDistLockPropertyException(NODES, redacted(nodes),
+					NODES + " lists " + nodes.size() + " node" + ((nodes.size() != 1) ? "s" : "")
+							+ ", but Redlock needs at least 3 independent Redis masters",
+					"List an odd number of at least 3 independent Redis masters in " + NODES + " (3 tolerate the "
+							+ "loss of 1, 5 the loss of 2), or remove it to lock on spring.data.redis");
+		}
+		int minReplicas = properties.getReplication().getMinReplicas();
+		if (minReplicas > 0) {
+			throw new InvalidDistLockPropertyException("distlock.replication.min-replicas", minReplicas,
+					"distlock.replication.min-replicas is " + minReplicas + ", but " + NODES + " is set: replica "
+							+ "acknowledgement applies to locks on spring.data.redis, while Redlock is made safe by "
+							+ "its quorum of independent masters",
+					"Remove distlock.replication.min-replicas to lock on Redlock, or remove " + NODES
+							+ " to lock on spring.data.redis with replica acknowledgement");
 		}
 		String bundle = redlock.getSslBundle();
-		return RedlockNodes.connect(nodes, redlock.getNodeTimeout(),
-				(bundle != null) ? RedlockSsl.options(sslBundles.getObject(), bundle) : null);
+		@Nullable SslOptions sslOptions = (bundle != null) ? RedlockSsl.options(sslBundles.getObject(), bundle) : null;
+		try {
+			return RedlockNodes.connect(nodes, redlock.getNodeTimeout(), sslOptions);
+		}
+		catch (IllegalArgumentException ex) {
+			// The message names the node by its index and shows at most its scheme.
+			throw new InvalidDistLockPropertyException(NODES, redacted(nodes), String.valueOf(ex.getMessage()),
+					"Write each node as redis://[[user]:password@]host[:port][/database] naming one standalone "
+							+ "Redis master, or as rediss://... for TLS (every node, when distlock.redlock.ssl-bundle "
+							+ "is set), with a ',', '@', '/', '#' or '%' in the user or password percent-encoded",
+					ex);
+		}
+	}
+
+	private static List<String> redacted(List<String> nodes) {
+		return nodes.stream().map(RedlockNodes::redact).toList();
 	}
 
 	@Bean(destroyMethod = "close")

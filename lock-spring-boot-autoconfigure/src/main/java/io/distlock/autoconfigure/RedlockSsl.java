@@ -38,9 +38,11 @@ final class RedlockSsl {
 		}
 		catch (NoSuchSslBundleException ex) {
 			// Our message says all; Boot's would become the root cause users see first.
-			throw new IllegalStateException("distlock.redlock.ssl-bundle names SSL bundle '" + name
-					+ "', which is not configured: define it under spring.ssl.bundle.pem." + name
-					+ " or spring.ssl.bundle.jks." + name);
+			throw new InvalidDistLockPropertyException("distlock.redlock.ssl-bundle", name,
+					"distlock.redlock.ssl-bundle names SSL bundle '" + name + "', which is not configured",
+					"Define SSL bundle '" + name + "' under spring.ssl.bundle.pem." + name
+							+ " or spring.ssl.bundle.jks." + name
+							+ ", or name a configured bundle in distlock.redlock.ssl-bundle");
 		}
 		SslOptions.Builder options = SslOptions.builder()
 			.keyManager(bundle.getManagers().getKeyManagerFactory())
