@@ -37,9 +37,11 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.core.AcquireResult;
 import io.distlock.core.FairLockClient;
+import io.distlock.core.InspectableLockClient;
 import io.distlock.core.Lease;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockClient;
+import io.distlock.core.LockState;
 import io.distlock.core.LockWaiter;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationContext;
@@ -546,6 +548,64 @@ public class LockTemplate {
 		}
 		handle.beforeRelease(lease::cancel);
 		return lease;
+	}
+
+	/**
+	 * Ask the lock store what it knows of the lock of the given key right now: whether it
+	 * is held, for how much longer, the last fencing token handed out and how many fair
+	 * waiters queue for it. The holder's owner token is never part of the answer.
+	 * @param key the lock key, without the key prefix
+	 * @return the lock's state
+	 * @throws IllegalArgumentException if the key is invalid
+	 * @throws UnsupportedOperationException if the store is no
+	 * {@link InspectableLockClient}
+	 * @throws LockBackendException if the store cannot be reached
+	 */
+	public LockState inspect(String key) {
+		LockKeys.validate(key);
+		InspectableLockClient client = inspectableClient();
+		try {
+			return client.inspect(this.keyPrefix + key);
+		}
+		catch (LockBackendException ex) {
+			throw LockBackendException.forKey(key, ex);
+		}
+	}
+
+	/**
+	 * Remove the lock of the given key whoever holds it, and wake its waiters; the next
+	 * holder gets a greater fencing token, as always. This breaks mutual exclusion on
+	 * purpose: the removed holder may still be working, and learns of the loss only when
+	 * it next renews or releases the lock (its release then reports a mismatch).
+	 * @param key the lock key, without the key prefix
+	 * @return {@code true} if a lock was removed, {@code false} if the key was not held
+	 * @throws IllegalArgumentException if the key is invalid
+	 * @throws UnsupportedOperationException if the store is no
+	 * {@link InspectableLockClient}
+	 * @throws LockBackendException if the store cannot be reached
+	 */
+	public boolean forceRelease(String key) {
+		LockKeys.validate(key);
+		InspectableLockClient client = inspectableClient();
+		boolean removed;
+		try {
+			removed = client.forceRelease(this.keyPrefix + key);
+		}
+		catch (LockBackendException ex) {
+			throw LockBackendException.forKey(key, ex);
+		}
+		// Always worth a trace: whoever held the lock may still be working under it.
+		logger.warn("Force-released lock '" + key + "': "
+				+ (removed ? "a lock was removed, whoever held it" : "no lock was held"));
+		return removed;
+	}
+
+	private InspectableLockClient inspectableClient() {
+		if (this.client instanceof InspectableLockClient inspectable) {
+			return inspectable;
+		}
+		throw new UnsupportedOperationException("The lock store " + this.client.getClass().getName()
+				+ " cannot inspect or force-release locks (it is no InspectableLockClient)");
 	}
 
 }

@@ -31,7 +31,8 @@ import java.util.List;
  * <p>
  * These are the calls every store must answer. A store that can do more says so by
  * implementing a capability interface as well: {@link FairLockClient} for locks taken in
- * arrival order, {@link RaisableFencingLockClient} for taking part in a Redlock. The
+ * arrival order, {@link RaisableFencingLockClient} for taking part in a Redlock,
+ * {@link InspectableLockClient} for telling an operator about a lock and removing it. The
  * {@code LockClientContractTests} of {@code lock-test-support} check an implementation.
  *
  * @see AcquireResult

@@ -49,8 +49,13 @@ final class LockScripts {
 
 	static final RedisScript<Long> RAISE_FENCE = load("raise-fence.lua", Long.class);
 
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> INSPECT = load("inspect.lua", List.class);
+
+	static final RedisScript<Long> FORCE_RELEASE = load("force-release.lua", Long.class);
+
 	static final List<RedisScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, LEAVE_QUEUE, RELEASE, RENEW, RENEW_ALL,
-			RAISE_FENCE);
+			RAISE_FENCE, INSPECT, FORCE_RELEASE);
 
 	private LockScripts() {
 	}

@@ -24,6 +24,8 @@ import org.jspecify.annotations.Nullable;
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
 import io.distlock.core.FairLockClient;
+import io.distlock.core.InspectableLockClient;
+import io.distlock.core.LockState;
 import io.distlock.core.RaisableFencingLockClient;
 import io.distlock.core.Renewal;
 
@@ -40,14 +42,16 @@ import org.springframework.util.Assert;
  * <p>
  * A release is published on the lock's release channel, which
  * {@link RedisReleaseNotifier} turns into a wake-up of a waiting caller. Fair locks queue
- * their waiters in a list beside the lock key, with a timeout per place.
+ * their waiters in a list beside the lock key, with a timeout per place. An operator can
+ * {@link #inspect inspect} a lock and {@link #forceRelease force-release} it.
  *
  * <p>
  * Uses string serialization only. How long an operation may take is bounded by the
  * command timeout of the connection factory ({@code spring.data.redis.timeout}); when it
  * passes, or Redis cannot be reached, a {@link LockBackendException} is thrown.
  */
-public class RedisLockClient implements FairLockClient, RaisableFencingLockClient, InitializingBean {
+public class RedisLockClient
+		implements FairLockClient, RaisableFencingLockClient, InspectableLockClient, InitializingBean {
 
 	/**
 	 * How long a fencing counter is kept after its last acquisition by default.
@@ -255,6 +259,38 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 				() -> this.redis.execute(LockScripts.RAISE_FENCE, List.of(keys.lock(), keys.fence()), ownerToken,
 						String.valueOf(fencingToken), this.fencingCounterRetention));
 		return raised != null && raised == 1L;
+	}
+
+	/**
+	 * Read the lock key, its fencing counter and its fair queue in one script call. The
+	 * holder is named by the first 16 hex digits of the SHA-1 of its owner token, taken
+	 * in Redis, so the token itself never leaves it.
+	 */
+	@Override
+	public LockState inspect(String key) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		List<?> reply = RedisCalls.reply(RedisCalls.call(key, "inspect", () -> this.redis.execute(LockScripts.INSPECT,
+				List.of(keys.lock(), keys.fence(), keys.queueTimeouts()))), "inspect");
+		boolean held = (Long) reply.get(0) == 1L;
+		long lease = (Long) reply.get(1);
+		@Nullable String fence = (String) reply.get(2);
+		return new LockState(held, (held && lease >= 0) ? Duration.ofMillis(lease) : null,
+				(fence != null) ? Long.valueOf(fence) : null, Math.toIntExact((Long) reply.get(3)),
+				held ? (String) reply.get(4) : null);
+	}
+
+	/**
+	 * Delete the lock key and publish the release as {@link #release} does, leaving the
+	 * fencing counter and the fair queue as they are: the first fair waiter is woken and
+	 * the others follow in order.
+	 */
+	@Override
+	public boolean forceRelease(String key) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		Long removed = SlotMigrationRetry
+			.call(() -> RedisCalls.call(key, "force-release", () -> this.redis.execute(LockScripts.FORCE_RELEASE,
+					List.of(keys.lock(), keys.queue()), keys.channel(), key, this.publishCommand)));
+		return RedisCalls.reply(removed, "force-release") == 1L;
 	}
 
 	@Override

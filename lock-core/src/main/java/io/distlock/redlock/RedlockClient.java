@@ -18,7 +18,10 @@ package io.distlock.redlock;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -35,7 +38,9 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
+import io.distlock.core.InspectableLockClient;
 import io.distlock.core.LockClient;
+import io.distlock.core.LockState;
 import io.distlock.core.Renewal;
 import io.distlock.core.RaisableFencingLockClient;
 
@@ -72,8 +77,13 @@ import org.springframework.util.Assert;
  * An acquisition that does not get the lock releases it on every node, with the caller's
  * interrupt flag cleared for that release and set again afterwards, so that an
  * interrupted caller does not leave the lock on the nodes that took it.
+ *
+ * <p>
+ * {@link #inspect Inspection} and {@link #forceRelease forced release} ask every node as
+ * well, and need nodes that are {@link InspectableLockClient}s themselves, as
+ * {@link RedlockNodes}' clients are.
  */
-public class RedlockClient implements LockClient, AutoCloseable {
+public class RedlockClient implements InspectableLockClient, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedlockClient.class);
 
@@ -237,6 +247,58 @@ public class RedlockClient implements LockClient, AutoCloseable {
 	}
 
 	/**
+	 * Inspect the lock on every node at once. The lock is held when a majority of the
+	 * nodes hold it for one same holder; its remaining lease is then the shortest among
+	 * those nodes, since the lock ends when the first of them lets it go. The last
+	 * fencing token is the highest any node knows. Redlock has no fair locks, so no fair
+	 * waiters.
+	 * @throws LockBackendException if fewer than a majority of the nodes answered, since
+	 * then the lock's state is not known
+	 * @throws UnsupportedOperationException if a node cannot be inspected
+	 */
+	@Override
+	public LockState inspect(String key) {
+		assertInspectable();
+		List<@Nullable Object> replies = answered(key, "inspect",
+				onAllNodes(key, (node) -> ((InspectableLockClient) node).inspect(key)));
+		Map<String, List<LockState>> byHolder = new HashMap<>();
+		@Nullable Long lastFencingToken = null;
+		for (Object reply : replies) {
+			if (reply instanceof LockState state) {
+				if (state.held() && state.holder() != null) {
+					byHolder.computeIfAbsent(state.holder(), (holder) -> new ArrayList<>()).add(state);
+				}
+				if (state.lastFencingToken() != null
+						&& (lastFencingToken == null || state.lastFencingToken() > lastFencingToken)) {
+					lastFencingToken = state.lastFencingToken();
+				}
+			}
+		}
+		for (Map.Entry<String, List<LockState>> holder : byHolder.entrySet()) {
+			if (holder.getValue().size() >= this.quorum) {
+				return new LockState(true, shortestLease(holder.getValue()), lastFencingToken, 0, holder.getKey());
+			}
+		}
+		return new LockState(false, null, lastFencingToken, 0, null);
+	}
+
+	/**
+	 * Remove the lock on every node at once, whoever holds it on each, and publish each
+	 * removal there.
+	 * @return {@code true} if any node held the lock
+	 * @throws LockBackendException if fewer than a majority of the nodes answered: the
+	 * lock is gone from those that did, but may still be held on enough of the others
+	 * @throws UnsupportedOperationException if a node cannot force-release locks
+	 */
+	@Override
+	public boolean forceRelease(String key) {
+		assertInspectable();
+		List<@Nullable Object> replies = answered(key, "force-release",
+				onAllNodes(key, (node) -> ((InspectableLockClient) node).forceRelease(key)));
+		return count(replies) > 0;
+	}
+
+	/**
 	 * Stop the threads that talk to the nodes.
 	 */
 	@Override
@@ -248,6 +310,28 @@ public class RedlockClient implements LockClient, AutoCloseable {
 		long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 		long drift = (long) (ttl.toMillis() * this.clockDriftFactor) + DRIFT_CONSTANT_MILLIS;
 		return ttl.toMillis() - elapsed - drift;
+	}
+
+	/**
+	 * Check, before any node is called, that every node can be inspected: a node failing
+	 * the call on its thread would count as a node not answering.
+	 */
+	private void assertInspectable() {
+		for (RaisableFencingLockClient node : this.nodes) {
+			if (!(node instanceof InspectableLockClient)) {
+				throw new UnsupportedOperationException("Redlock node " + node.getClass().getName()
+						+ " cannot inspect or force-release locks (it is no InspectableLockClient)");
+			}
+		}
+	}
+
+	private static @Nullable Duration shortestLease(List<LockState> states) {
+		// A node holding the key without expiry does not shorten the lease.
+		return states.stream()
+			.map(LockState::remainingLease)
+			.filter(Objects::nonNull)
+			.min(Duration::compareTo)
+			.orElse(null);
 	}
 
 	private void releaseQuietly(String key, String ownerToken) {

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.distlock.core.AcquireResult;
+import io.distlock.core.LockState;
 import io.distlock.core.Renewal;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisCluster;
@@ -115,6 +116,30 @@ class ClusterLockClientIntegrationTests {
 				.isGreaterThan(1000);
 			assertThat(client.release(key, "d")).as(key).isTrue();
 		}
+	}
+
+	@ParameterizedTest(name = "sharded release messages: {0}")
+	@ValueSource(booleans = { true, false })
+	void inspectAndForceReleaseWorkOnKeysOfEveryShapeSpreadOverAllPrimaries(boolean sharded) {
+		RedisLockClient client = this.application.client;
+		client.setShardedReleaseMessages(sharded);
+		Set<RedisServer> owners = new HashSet<>();
+		for (String key : keys(10)) {
+			owners.add(redis.cluster().primaryForKey(key));
+			long first = acquired(client.tryAcquire(key, "a", TTL));
+			client.tryAcquireFair(key, "b", TTL, QUEUE_TIMEOUT);
+			LockState state = client.inspect(key);
+			assertThat(state.held()).as(key).isTrue();
+			assertThat(state.lastFencingToken()).as(key).isEqualTo(first);
+			assertThat(state.fairWaiters()).as(key).isEqualTo(1);
+			assertThat(client.forceRelease(key)).as(key).isTrue();
+			assertThat(client.inspect(key).held()).as(key).isFalse();
+			assertThat(acquired(client.tryAcquireFair(key, "b", TTL, QUEUE_TIMEOUT))).as(key).isGreaterThan(first);
+			assertThat(client.forceRelease(key)).as(key).isTrue();
+			assertThat(client.forceRelease(key)).as(key).isFalse();
+		}
+		assertThat(owners).as("primaries holding locks")
+			.containsExactlyInAnyOrderElementsOf(redis.cluster().primaries());
 	}
 
 	/**

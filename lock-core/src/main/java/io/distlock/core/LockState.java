@@ -1,0 +1,65 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.core;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * What a lock store knows of one lock at the moment it was asked, as
+ * {@link InspectableLockClient#inspect} answers it.
+ *
+ * <p>
+ * It never holds the holder's owner token: knowing that token would let the reader
+ * release or renew the lock. The holder is named by a digest of it instead, which tells
+ * two acquisitions apart and nothing more.
+ *
+ * @param held whether the lock is held by anyone
+ * @param remainingLease how long the holder's lease still runs, or {@code null} when the
+ * lock is not held or is held without expiry (its key was set by something other than
+ * distlock)
+ * @param lastFencingToken the last fencing token the store handed out for the key, also
+ * after the lock was released, or {@code null} when its counter is gone (never used, or
+ * expired after its retention); the next holder gets a greater token either way
+ * @param fairWaiters how many fair waiters keep a place in the lock's queue; {@code 0}
+ * for a store without fair locks
+ * @param holder an opaque name of the acquisition holding the lock, the same for as long
+ * as that acquisition holds it and different for the next one; {@code null} when the lock
+ * is not held, or when its key holds no owner token
+ * @see InspectableLockClient
+ */
+public record LockState(boolean held, @Nullable Duration remainingLease, @Nullable Long lastFencingToken,
+		int fairWaiters, @Nullable String holder) {
+
+	/**
+	 * Create a state, checking that a free lock has neither lease nor holder.
+	 * @param held whether the lock is held by anyone
+	 * @param remainingLease how long the holder's lease still runs, if known
+	 * @param lastFencingToken the last fencing token handed out, if known
+	 * @param fairWaiters how many fair waiters queue for the lock
+	 * @param holder the opaque name of the holding acquisition, if held
+	 */
+	public LockState {
+		Assert.isTrue(fairWaiters >= 0, () -> "'fairWaiters' must not be negative but was " + fairWaiters);
+		Assert.isTrue(held || (remainingLease == null && holder == null),
+				"A lock that is not held has neither a remaining lease nor a holder");
+	}
+
+}
