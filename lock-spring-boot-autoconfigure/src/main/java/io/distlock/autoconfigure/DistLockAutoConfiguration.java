@@ -18,6 +18,7 @@ package io.distlock.autoconfigure;
 
 import java.time.Duration;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockListener;
@@ -25,6 +26,8 @@ import io.distlock.LockTemplate;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
+import io.distlock.observation.DefaultLockObservationConvention;
+import io.distlock.observation.LockObservationConvention;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redis.ShardedReleaseNotifier;
@@ -124,11 +127,16 @@ public final class DistLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockClient.class)
 	LockTemplate lockTemplate(LockClient lockClient, LockWaiter lockWaiter, LeaseRenewer leaseRenewer,
-			DistLockProperties properties, ObjectProvider<LockListener> listeners) {
+			DistLockProperties properties, ObjectProvider<LockListener> listeners,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockObservationConvention> observationConvention) {
 		LockTemplate template = new LockTemplate(lockClient, lockWaiter);
 		template.setKeyPrefix(properties.getKeyPrefix());
 		template.setLeaseRenewer(leaseRenewer);
 		template.setLockListeners(listeners.orderedStream().toList());
+		observationRegistry.ifAvailable(template::setObservationRegistry);
+		template.setObservationConvention(observationConvention
+			.getIfAvailable(() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
 		return template;
 	}
 

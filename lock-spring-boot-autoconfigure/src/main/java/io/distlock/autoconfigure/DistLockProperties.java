@@ -89,6 +89,10 @@ public class DistLockProperties {
 
 	private final Replication replication = new Replication();
 
+	private final Observation observation = new Observation();
+
+	private final Actuator actuator = new Actuator();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -161,6 +165,14 @@ public class DistLockProperties {
 
 	public Replication getReplication() {
 		return this.replication;
+	}
+
+	public Observation getObservation() {
+		return this.observation;
+	}
+
+	public Actuator getActuator() {
+		return this.actuator;
 	}
 
 	/**
@@ -268,6 +280,49 @@ public class DistLockProperties {
 
 		public void setSslBundle(@Nullable String sslBundle) {
 			this.sslBundle = sslBundle;
+		}
+
+	}
+
+	/**
+	 * Observations (traces and metrics) of locks.
+	 */
+	public static class Observation {
+
+		/**
+		 * Whether spans carry the lock key. Keys are data (an order id, a user name), so
+		 * they stay off spans unless this is set; never on metrics.
+		 */
+		private boolean includeKey;
+
+		public boolean isIncludeKey() {
+			return this.includeKey;
+		}
+
+		public void setIncludeKey(boolean includeKey) {
+			this.includeKey = includeKey;
+		}
+
+	}
+
+	/**
+	 * The locks Actuator endpoint.
+	 */
+	public static class Actuator {
+
+		/**
+		 * Whether the locks endpoint may force-release a lock held by anyone (DELETE
+		 * /actuator/locks/{key}). Off by default: a forced release breaks mutual
+		 * exclusion for the work still running under the lock.
+		 */
+		private boolean forceReleaseEnabled;
+
+		public boolean isForceReleaseEnabled() {
+			return this.forceReleaseEnabled;
+		}
+
+		public void setForceReleaseEnabled(boolean forceReleaseEnabled) {
+			this.forceReleaseEnabled = forceReleaseEnabled;
 		}
 
 	}

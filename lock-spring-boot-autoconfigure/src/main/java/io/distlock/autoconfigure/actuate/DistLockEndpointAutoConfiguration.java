@@ -1,0 +1,81 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure.actuate;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.distlock.HeldLock;
+import io.distlock.LockTemplate;
+import io.distlock.autoconfigure.DistLockAutoConfiguration;
+import io.distlock.autoconfigure.DistLockProperties;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for the {@code locks} Actuator endpoint, when Actuator is present
+ * and the endpoint is exposed ({@code management.endpoints.web.exposure.include}).
+ */
+@AutoConfiguration(after = DistLockAutoConfiguration.class,
+		afterName = "io.distlock.autoconfigure.DistLockReactiveAutoConfiguration")
+@ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+@ConditionalOnAvailableEndpoint(LocksEndpoint.class)
+public final class DistLockEndpointAutoConfiguration {
+
+	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			DistLockEndpointAutoConfiguration.class.getClassLoader());
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockTemplate.class)
+	LocksEndpoint locksEndpoint(LockTemplate lockTemplate, DistLockProperties properties, BeanFactory beanFactory) {
+		Supplier<List<HeldLock>> reactive = reactorPresent ? new ReactiveHeldLocks(beanFactory) : List::of;
+		return properties.getActuator().isForceReleaseEnabled()
+				? new ForceReleasingLocksEndpoint(lockTemplate, reactive) : new LocksEndpoint(lockTemplate, reactive);
+	}
+
+	/**
+	 * The locks held through the reactive template, if there is one; loaded only with
+	 * Reactor present.
+	 */
+	private static final class ReactiveHeldLocks implements Supplier<List<HeldLock>> {
+
+		private final BeanFactory beanFactory;
+
+		ReactiveHeldLocks(BeanFactory beanFactory) {
+			this.beanFactory = beanFactory;
+		}
+
+		@Override
+		public List<HeldLock> get() {
+			io.distlock.reactive.ReactiveLockTemplate template = this.beanFactory
+				.getBeanProvider(io.distlock.reactive.ReactiveLockTemplate.class)
+				.getIfAvailable();
+			return (template != null) ? template.getHeldLocks() : List.of();
+		}
+
+	}
+
+}

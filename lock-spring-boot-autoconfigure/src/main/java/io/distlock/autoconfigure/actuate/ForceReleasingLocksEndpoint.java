@@ -1,0 +1,70 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure.actuate;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.distlock.HeldLock;
+import io.distlock.LockTemplate;
+
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+
+/**
+ * The {@code locks} endpoint with force-release ({@code DELETE /actuator/locks/{key}}),
+ * used instead of {@link LocksEndpoint} when
+ * {@code distlock.actuator.force-release-enabled=true}. The lock is removed whoever holds
+ * it, logged at WARN; the next holder gets a higher fencing token as always, so storage
+ * that checks tokens still rejects the writes of the holder that lost it.
+ */
+@Endpoint(id = "locks")
+public class ForceReleasingLocksEndpoint extends LocksEndpoint {
+
+	/**
+	 * Create an endpoint that can force-release locks.
+	 * @param lockTemplate the template that takes this application's locks
+	 * @param otherHeldLocks the locks held through other templates
+	 */
+	public ForceReleasingLocksEndpoint(LockTemplate lockTemplate, Supplier<List<HeldLock>> otherHeldLocks) {
+		super(lockTemplate, otherHeldLocks);
+	}
+
+	/**
+	 * Remove the lock of the given key, whoever holds it.
+	 * @param key the lock key without the key prefix
+	 * @return whether a lock was removed
+	 */
+	@DeleteOperation
+	public ForceReleaseDescriptor forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key) {
+		String joined = String.join("/", key);
+		return new ForceReleaseDescriptor(joined, lockTemplate().forceRelease(joined));
+	}
+
+	/**
+	 * The outcome of a forced release.
+	 *
+	 * @param key the lock key, without the key prefix
+	 * @param released whether a lock was removed
+	 */
+	public record ForceReleaseDescriptor(String key, boolean released) {
+
+	}
+
+}

@@ -1,0 +1,142 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure.actuate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.HeldLock;
+import io.distlock.LockTemplate;
+import io.distlock.core.LockState;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+
+/**
+ * The {@code locks} Actuator endpoint: the locks this instance holds now
+ * ({@code GET /actuator/locks}), and what the lock store knows of one key ({@code GET
+ * /actuator/locks/{key}}, the key without the key prefix).
+ *
+ * <p>
+ * Force-releasing a lock is a separate operation, available only with
+ * {@code distlock.actuator.force-release-enabled=true}: see
+ * {@link ForceReleasingLocksEndpoint}.
+ */
+@Endpoint(id = "locks")
+public class LocksEndpoint {
+
+	private final LockTemplate lockTemplate;
+
+	private final Supplier<List<HeldLock>> otherHeldLocks;
+
+	/**
+	 * Create an endpoint over the given template, adding the locks of other templates
+	 * (such as the reactive one) to the list of held locks.
+	 * @param lockTemplate the template that takes this application's locks
+	 * @param otherHeldLocks the locks held through other templates
+	 */
+	public LocksEndpoint(LockTemplate lockTemplate, Supplier<List<HeldLock>> otherHeldLocks) {
+		this.lockTemplate = lockTemplate;
+		this.otherHeldLocks = otherHeldLocks;
+	}
+
+	/**
+	 * Return the locks this instance holds now.
+	 * @return the held locks, oldest first
+	 */
+	@ReadOperation
+	public HeldLocksDescriptor locks() {
+		List<HeldLock> held = new ArrayList<>(this.lockTemplate.getHeldLocks());
+		held.addAll(this.otherHeldLocks.get());
+		held.sort(Comparator.comparing(HeldLock::acquiredAt));
+		return new HeldLocksDescriptor(held.stream().map(HeldLockDescriptor::new).toList());
+	}
+
+	/**
+	 * Ask the lock store about one key.
+	 * @param key the lock key without the key prefix; keys with slashes are accepted
+	 * @return what the store knows of it
+	 */
+	@ReadOperation
+	public LockStateDescriptor lock(@Selector(match = Match.ALL_REMAINING) String[] key) {
+		String joined = String.join("/", key);
+		return new LockStateDescriptor(joined, this.lockTemplate.inspect(joined));
+	}
+
+	LockTemplate lockTemplate() {
+		return this.lockTemplate;
+	}
+
+	/**
+	 * The locks held by this instance.
+	 *
+	 * @param locks the held locks, oldest first
+	 */
+	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks) {
+
+	}
+
+	/**
+	 * One lock held by this instance.
+	 *
+	 * @param key the lock key, without the key prefix
+	 * @param name the lock's name, empty when unnamed
+	 * @param fencingToken the fencing token of the acquisition
+	 * @param acquiredAt when it was acquired
+	 * @param heldFor how long it has been held
+	 * @param leaseRemaining how long its lease lasts without another renewal, as of the
+	 * last renewal; {@code null} once it ran out
+	 * @param holder the name of the thread that took it
+	 * @param autoRenew whether its lease is renewed while held
+	 */
+	public record HeldLockDescriptor(String key, String name, long fencingToken, Instant acquiredAt, Duration heldFor,
+			@Nullable Duration leaseRemaining, String holder, boolean autoRenew) {
+
+		HeldLockDescriptor(HeldLock lock) {
+			this(lock.key(), lock.name(), lock.fencingToken(), lock.acquiredAt(), lock.heldFor(), lock.leaseRemaining(),
+					lock.holder(), lock.autoRenew());
+		}
+
+	}
+
+	/**
+	 * What the lock store knows of one key.
+	 *
+	 * @param key the lock key, without the key prefix
+	 * @param held whether it is held, by anyone
+	 * @param remainingLease how long the holder's lease lasts, or {@code null}
+	 * @param lastFencingToken the last fencing token handed out for it, or {@code null}
+	 * @param fairWaiters how many callers wait for it in arrival order
+	 */
+	public record LockStateDescriptor(String key, boolean held, @Nullable Duration remainingLease,
+			@Nullable Long lastFencingToken, int fairWaiters) {
+
+		LockStateDescriptor(String key, LockState state) {
+			this(key, state.held(), state.remainingLease(), state.lastFencingToken(), state.fairWaiters());
+		}
+
+	}
+
+}

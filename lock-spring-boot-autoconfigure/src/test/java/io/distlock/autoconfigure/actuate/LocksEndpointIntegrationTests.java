@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure.actuate;
+
+import java.time.Duration;
+
+import io.distlock.LockHandle;
+import io.distlock.LockRequest;
+import io.distlock.LockTemplate;
+import io.distlock.autoconfigure.DistLockAutoConfiguration;
+import io.distlock.autoconfigure.DistLockReactiveAutoConfiguration;
+import io.distlock.reactive.ReactiveLockTemplate;
+import io.distlock.test.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Integration tests for the {@code locks} endpoint on a real redis-server.
+ */
+class LocksEndpointIntegrationTests {
+
+	private static final Duration TTL = Duration.ofSeconds(10);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+				DistLockReactiveAutoConfiguration.class, DistLockEndpointAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.host=" + redis.endpoint().host(),
+				"spring.data.redis.port=" + redis.endpoint().port(), "management.endpoints.web.exposure.include=locks");
+
+	@Test
+	void endpointIsNotCreatedUnlessExposed() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
+					DistLockEndpointAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + redis.endpoint().host(),
+					"spring.data.redis.port=" + redis.endpoint().port())
+			.run((context) -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
+	}
+
+	@Test
+	void locksListsWhatThisInstanceHoldsBlockingAndReactive() {
+		this.contextRunner.run((context) -> {
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LockTemplate template = context.getBean(LockTemplate.class);
+			try (LockHandle order = template
+				.tryAcquire(LockRequest.of("order:42", TTL, Duration.ZERO).withName("orders"))
+				.orElseThrow()) {
+				LocksEndpoint.HeldLocksDescriptor inside = context.getBean(ReactiveLockTemplate.class)
+					.execute(LockRequest.of("stock:7", TTL, Duration.ZERO).withName("stock"),
+							(lock) -> Mono.fromSupplier(endpoint::locks))
+					.block(Duration.ofSeconds(10));
+				assertThat(inside.locks()).extracting(LocksEndpoint.HeldLockDescriptor::key)
+					.containsExactly("order:42", "stock:7");
+				LocksEndpoint.HeldLockDescriptor first = inside.locks().get(0);
+				assertThat(first.name()).isEqualTo("orders");
+				assertThat(first.fencingToken()).isEqualTo(order.fencingToken());
+				assertThat(first.holder()).isEqualTo(Thread.currentThread().getName());
+				assertThat(first.autoRenew()).isTrue();
+				assertThat(first.leaseRemaining()).isPositive().isLessThanOrEqualTo(TTL);
+			}
+			assertThat(endpoint.locks().locks()).isEmpty();
+		});
+	}
+
+	@Test
+	void lockAsksTheStoreAboutOneKeyHeldByAnyone() {
+		this.contextRunner.run((context) -> {
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			try (LockHandle order = context.getBean(LockTemplate.class)
+				.tryAcquire("a/b:1", TTL, Duration.ZERO)
+				.orElseThrow()) {
+				LocksEndpoint.LockStateDescriptor state = endpoint.lock(new String[] { "a", "b:1" });
+				assertThat(state.key()).isEqualTo("a/b:1");
+				assertThat(state.held()).isTrue();
+				assertThat(state.remainingLease()).isPositive().isLessThanOrEqualTo(TTL);
+				assertThat(state.lastFencingToken()).isEqualTo(order.fencingToken());
+				assertThat(state.fairWaiters()).isZero();
+			}
+			assertThat(endpoint.lock(new String[] { "a", "b:1" }).held()).isFalse();
+		});
+	}
+
+	@Test
+	void forceReleaseIsNotAvailableByDefault() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(LocksEndpoint.class))
+			.isNotInstanceOf(ForceReleasingLocksEndpoint.class));
+	}
+
+	@Test
+	void forceReleaseRemovesALockHeldByAnyoneWhenEnabled() {
+		this.contextRunner.withPropertyValues("distlock.actuator.force-release-enabled=true").run((context) -> {
+			ForceReleasingLocksEndpoint endpoint = context.getBean(ForceReleasingLocksEndpoint.class);
+			LockTemplate template = context.getBean(LockTemplate.class);
+			LockHandle stuck = template.tryAcquire("stuck", TTL, Duration.ZERO).orElseThrow();
+			assertThat(endpoint.forceRelease(new String[] { "stuck" }).released()).isTrue();
+			assertThat(redis.endpoint().command("EXISTS", "lock:stuck")).isEqualTo(0L);
+			try (LockHandle next = template.tryAcquire("stuck", TTL, Duration.ZERO).orElseThrow()) {
+				assertThat(next.fencingToken()).isGreaterThan(stuck.fencingToken());
+			}
+			stuck.close();
+			assertThat(endpoint.forceRelease(new String[] { "stuck" }).released()).isFalse();
+		});
+	}
+
+}
