@@ -84,6 +84,7 @@ class ArchitectureTests {
 			// Spring Boot
 			"io.distlock.autoconfigure.DistLockAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockMetricsAutoConfiguration",
+			"io.distlock.autoconfigure.DistLockHealthContributorAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockReactiveAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockProperties", "io.distlock.autoconfigure.DistLockProperties$Redlock",
 			"io.distlock.autoconfigure.DistLockProperties$Replication");
