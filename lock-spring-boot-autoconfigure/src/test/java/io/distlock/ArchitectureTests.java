@@ -86,6 +86,7 @@ class ArchitectureTests {
 			// Spring Boot
 			"io.distlock.autoconfigure.DistLockAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockMetricsAutoConfiguration",
+			"io.distlock.autoconfigure.DistLockHealthContributorAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockReactiveAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockProperties$Observation",
 			"io.distlock.autoconfigure.DistLockProperties$Actuator",

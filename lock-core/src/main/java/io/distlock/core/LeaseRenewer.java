@@ -235,6 +235,27 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
+	 * Return how many leases are behind on renewal: the renewal due a third of the ttl
+	 * after the last confirmed one is still unconfirmed a quarter of that interval (at
+	 * least 10ms) later, because the store failed it or has not answered.
+	 * <p>
+	 * Such a lease is still held and its renewal retried, but it is reported lost if no
+	 * renewal is confirmed before its ttl runs out. A backlog that stays above zero means
+	 * the store is unreachable or slower than the leases allow.
+	 * @return the number of leases behind on renewal
+	 */
+	public int backlog() {
+		Instant now = this.clock.instant();
+		int overdue = 0;
+		for (Lease lease : this.leases) {
+			if (!lease.isCancelled() && lease.schedule().isOverdue(now)) {
+				overdue++;
+			}
+		}
+		return overdue;
+	}
+
+	/**
 	 * Start renewing. Registering a lease starts the renewer as well, so calling this is
 	 * optional; a closed renewer does not start again.
 	 */

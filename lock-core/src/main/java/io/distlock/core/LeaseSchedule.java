@@ -88,6 +88,19 @@ final class LeaseSchedule {
 	}
 
 	/**
+	 * Tell whether the lease is behind on renewal: the renewal due an interval after the
+	 * last confirmed one is still unconfirmed a retry period later, because the store
+	 * failed it or has not answered yet. A healthy lease, renewed on time or a little
+	 * early, is not.
+	 * @param now the current instant
+	 * @return whether the renewal is overdue
+	 */
+	boolean isOverdue(Instant now) {
+		Instant lastConfirmed = this.expiresAt.minus(this.ttl);
+		return !now.isBefore(lastConfirmed.plus(this.interval).plus(this.retry));
+	}
+
+	/**
 	 * Record a successful renewal: the lease runs a full ttl from when it was sent.
 	 * @param sentAt when the renewal was sent
 	 */

@@ -38,6 +38,7 @@ import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.PatternTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
@@ -69,6 +70,8 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
 	private final LockWaiter waiter;
 
+	private final RedisConnectionFactory connectionFactory;
+
 	private final RedisMessageListenerContainer container;
 
 	private final AtomicLong subscriptions = new AtomicLong();
@@ -76,6 +79,11 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	private final Lock lifecycleLock = new ReentrantLock();
 
 	private volatile boolean running;
+
+	// Confirmed by Redis, and its connection not lost since.
+	private volatile boolean subscribed;
+
+	private @Nullable LettuceSubscriptionLoss lossWatch;
 
 	private @Nullable Thread retry;
 
@@ -93,6 +101,7 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
 		Assert.notNull(waiter, "'waiter' must not be null");
 		this.waiter = waiter;
+		this.connectionFactory = connectionFactory;
 		this.container = new RedisMessageListenerContainer();
 		this.container.setConnectionFactory(connectionFactory);
 		this.container.setTaskExecutor(new SyncTaskExecutor());
@@ -121,6 +130,7 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 				return;
 			}
 			this.running = true;
+			watchForLoss();
 			if (!subscribe()) {
 				Thread retry = new Thread(this::retrySubscription, "distlock-release-subscription-retry");
 				retry.setDaemon(true);
@@ -141,6 +151,12 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		this.lifecycleLock.lock();
 		try {
 			this.running = false;
+			this.subscribed = false;
+			LettuceSubscriptionLoss lossWatch = this.lossWatch;
+			this.lossWatch = null;
+			if (lossWatch != null) {
+				lossWatch.close();
+			}
 			Thread retry = this.retry;
 			if (retry != null) {
 				retry.interrupt();
@@ -164,6 +180,21 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
+	 * Tell whether the subscription to the release channels is up: confirmed by Redis and
+	 * its connection not lost since. It is not before the first confirmation, while its
+	 * connection is down (until the driver reconnects and subscribes again), when the
+	 * Redis user may not subscribe, and once stopped. Waiters then notice releases by
+	 * polling with backoff instead of being woken.
+	 * <p>
+	 * A lost connection is noticed as it drops with Lettuce; with other drivers, once the
+	 * listener container stops listening.
+	 * @return whether waiters are woken on release
+	 */
+	public boolean isSubscribed() {
+		return this.running && this.subscribed && this.container.isListening();
+	}
+
+	/**
 	 * Set the lifecycle phase; {@link #DEFAULT_PHASE} by default.
 	 * @param phase the phase
 	 */
@@ -182,6 +213,14 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		}
 		catch (Exception ex) {
 			logger.warn("Failed to close the lock release subscription", ex);
+		}
+	}
+
+	private void watchForLoss() {
+		if (this.lossWatch == null && ClassUtils.isPresent("io.lettuce.core.RedisConnectionStateListener",
+				RedisReleaseNotifier.class.getClassLoader())) {
+			this.lossWatch = LettuceSubscriptionLoss.watch(this.connectionFactory, RedisLockKeys.CHANNEL_PATTERN,
+					() -> this.subscribed = false);
 		}
 	}
 
@@ -256,6 +295,7 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		@Override
 		public void onPatternSubscribed(byte[] pattern, long count) {
 			LockWaiter waiter = RedisReleaseNotifier.this.waiter;
+			RedisReleaseNotifier.this.subscribed = true;
 			if (RedisReleaseNotifier.this.subscriptions.getAndIncrement() > 0) {
 				logger.info("Resubscribed to lock releases; waking " + waiter.waiting()
 						+ " waiting thread(s), as releases may have been missed meanwhile");

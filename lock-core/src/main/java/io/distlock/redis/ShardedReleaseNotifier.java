@@ -101,6 +101,17 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
+	 * Tell whether release notifications reach this application's waiters: the sharded
+	 * subscription connection is open, or, on Redis before 7, the classic subscription is
+	 * up. It is not before the first connection, while the connection is down, when the
+	 * Redis user may not subscribe, and once stopped; waiters then poll with backoff.
+	 * @return whether waiters are woken on release
+	 */
+	public boolean isSubscribed() {
+		return this.running && this.subscriptions.isConnected();
+	}
+
+	/**
 	 * Set the lifecycle phase; {@link RedisReleaseNotifier#DEFAULT_PHASE} by default.
 	 * @param phase the phase
 	 */

@@ -136,6 +136,24 @@ final class ShardedSubscriptions {
 	}
 
 	/**
+	 * Tell whether releases reach the waiters: the sharded subscription connection is
+	 * open, or the classic notifier, which replaced it on Redis before 7, is subscribed.
+	 */
+	boolean isConnected() {
+		if (this.mode == Mode.CLASSIC) {
+			return this.classic.isSubscribed();
+		}
+		this.lock.lock();
+		try {
+			StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
+			return this.running && this.mode == Mode.SHARDED && connection != null && connection.isOpen();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * Bring the subscription of one lock in line with whether someone here waits for it.
 	 * Runs on the waiting thread; the commands are sent without waiting for their answer.
 	 */

@@ -21,6 +21,10 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -32,6 +36,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.redis.RedisLockClient;
 
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -55,8 +60,15 @@ public final class RedlockNodes implements AutoCloseable {
 
 	private final List<RedisLockClient> clients;
 
-	private RedlockNodes(List<LettuceConnectionFactory> connectionFactories) {
+	private final Duration timeout;
+
+	private final SimpleAsyncTaskExecutor pings;
+
+	private RedlockNodes(List<LettuceConnectionFactory> connectionFactories, Duration timeout) {
 		this.connectionFactories = List.copyOf(connectionFactories);
+		this.timeout = timeout;
+		this.pings = new SimpleAsyncTaskExecutor("distlock-redlock-ping-");
+		this.pings.setDaemon(true);
 		this.clients = this.connectionFactories.stream().map(RedisLockClient::new).toList();
 	}
 
@@ -107,7 +119,7 @@ public final class RedlockNodes implements AutoCloseable {
 			factories.forEach(LettuceConnectionFactory::destroy);
 			throw ex;
 		}
-		return new RedlockNodes(factories);
+		return new RedlockNodes(factories, timeout);
 	}
 
 	/**
@@ -124,6 +136,45 @@ public final class RedlockNodes implements AutoCloseable {
 	 */
 	public List<LettuceConnectionFactory> connectionFactories() {
 		return this.connectionFactories;
+	}
+
+	/**
+	 * Ping every node at once and count those that answered within the node timeout. The
+	 * call returns after at most about the node timeout; a node that has not answered by
+	 * then counts as unreachable, and its ping ends in the background within its connect
+	 * or command timeout.
+	 * @return how many nodes answered, out of {@code connectionFactories().size()}
+	 */
+	public int countReachable() {
+		List<CompletableFuture<Boolean>> pings = this.connectionFactories.stream()
+			.map((factory) -> CompletableFuture.supplyAsync(() -> ping(factory), this.pings))
+			.toList();
+		long deadline = System.nanoTime() + this.timeout.toNanos();
+		int reachable = 0;
+		for (CompletableFuture<Boolean> ping : pings) {
+			try {
+				if (ping.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+					reachable++;
+				}
+			}
+			catch (TimeoutException | ExecutionException ex) {
+				// Not answered in time: unreachable for this count.
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		return reachable;
+	}
+
+	private static boolean ping(LettuceConnectionFactory factory) {
+		try (RedisConnection connection = factory.getConnection()) {
+			return connection.ping() != null;
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
 	}
 
 	/**

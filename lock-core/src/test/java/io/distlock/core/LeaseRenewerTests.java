@@ -190,6 +190,42 @@ class LeaseRenewerTests {
 	}
 
 	@Test
+	void leasesRenewedOnTimeAreNeverInTheBacklog() {
+		this.renewer.register("a", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(40));
+		this.renewer.register("b", "owner", TTL, this.lost::incrementAndGet);
+		for (int i = 0; i < 100; i++) {
+			this.scheduler.advance(Duration.ofMillis(10));
+			assertThat(this.renewer.backlog()).isZero();
+		}
+		assertThat(this.renewer.size()).isEqualTo(2);
+	}
+
+	@Test
+	void leaseWhoseRenewalKeepsFailingIsInTheBacklogUntilItIsLost() {
+		this.client.failures.set(Integer.MAX_VALUE);
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(124));
+		assertThat(this.renewer.backlog()).as("first renewal failed, retry not yet due").isZero();
+		this.scheduler.advance(Duration.ofMillis(1));
+		assertThat(this.renewer.backlog()).as("still unconfirmed a retry period after it was due").isOne();
+		this.scheduler.advance(Duration.ofMillis(175));
+		assertThat(this.lost).hasValue(1);
+		assertThat(this.renewer.backlog()).isZero();
+	}
+
+	@Test
+	void leaseLeavesTheBacklogOnceARenewalIsConfirmed() {
+		this.client.failures.set(2);
+		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		this.scheduler.advance(Duration.ofMillis(140));
+		assertThat(this.renewer.backlog()).isOne();
+		this.scheduler.advance(Duration.ofMillis(10));
+		assertThat(this.renewer.backlog()).isZero();
+		assertThat(this.lost).hasValue(0);
+	}
+
+	@Test
 	void renewalThatFailsBrieflyKeepsTheLease() {
 		this.client.failures.set(2);
 		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);

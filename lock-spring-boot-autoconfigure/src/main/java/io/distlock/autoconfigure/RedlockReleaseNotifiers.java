@@ -49,6 +49,14 @@ class RedlockReleaseNotifiers implements SmartLifecycle {
 		return this.notifiers.stream().anyMatch(RedisReleaseNotifier::isRunning);
 	}
 
+	/**
+	 * Tell whether waiters are woken on release: a release is published on every node it
+	 * was held on, so one node's subscription being up is enough.
+	 */
+	boolean isSubscribed() {
+		return this.notifiers.stream().anyMatch(RedisReleaseNotifier::isSubscribed);
+	}
+
 	@Override
 	public int getPhase() {
 		return RedisReleaseNotifier.DEFAULT_PHASE;

@@ -58,6 +58,18 @@ class DistLockPropertiesMetadataTests {
 			.containsEntry("distlock.order", DistLockProperties.DEFAULT_ORDER);
 	}
 
+	@Test
+	void healthIndicatorSwitchIsDocumented() throws Exception {
+		try (InputStream json = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+			List<Map<String, Object>> properties = JsonPath.read(json,
+					"$.properties[?(@.name == 'management.health.distlock.enabled')]");
+			assertThat(properties).singleElement().satisfies((property) -> {
+				assertThat(property).containsEntry("defaultValue", true);
+				assertThat((String) property.get("description")).isNotBlank();
+			});
+		}
+	}
+
 	private static List<Map<String, Object>> properties() throws Exception {
 		try (InputStream json = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
 			return JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)]");
