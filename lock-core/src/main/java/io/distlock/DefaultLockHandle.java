@@ -46,6 +46,8 @@ final class DefaultLockHandle implements LockHandle {
 
 	private final String key;
 
+	private final String name;
+
 	private final String resource;
 
 	private final String ownerToken;
@@ -72,7 +74,13 @@ final class DefaultLockHandle implements LockHandle {
 
 	DefaultLockHandle(String key, String resource, String ownerToken, long fencingToken, LockClient client,
 			LockListener listener) {
+		this(key, "", resource, ownerToken, fencingToken, client, listener);
+	}
+
+	DefaultLockHandle(String key, String name, String resource, String ownerToken, long fencingToken, LockClient client,
+			LockListener listener) {
 		this.key = key;
+		this.name = name;
 		this.resource = resource;
 		this.ownerToken = ownerToken;
 		this.fencingToken = fencingToken;
@@ -180,7 +188,7 @@ final class DefaultLockHandle implements LockHandle {
 		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
 				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
 		try {
-			this.listener.onLost(this.key, this.fencingToken, this.holder);
+			this.listener.onLost(this.key, this.name, this.fencingToken, this.holder);
 		}
 		finally {
 			// Also when a listener failed: the work under the lock must hear of it.
@@ -227,13 +235,13 @@ final class DefaultLockHandle implements LockHandle {
 		catch (RuntimeException ex) {
 			// Released or not, the lock ends here for this handle: it is never closed
 			// again, and its lease is no longer renewed.
-			this.listener.onReleaseFailed(this.key, held, ex);
+			this.listener.onReleaseFailed(this.key, this.name, held, ex);
 			stopHolding("failed", ex);
 			throw (ex instanceof LockBackendException backendFailure)
 					? LockBackendException.forKey(this.key, backendFailure) : ex;
 		}
 		if (released) {
-			this.listener.onReleased(this.key, held);
+			this.listener.onReleased(this.key, this.name, held);
 			stopHolding("released", null);
 			return;
 		}
@@ -245,7 +253,7 @@ final class DefaultLockHandle implements LockHandle {
 		}
 		// Also for a lock reported lost before: onLost told that it was gone, this ends
 		// the acquisition.
-		this.listener.onReleaseMismatch(this.key, held);
+		this.listener.onReleaseMismatch(this.key, this.name, held);
 		stopHolding("expired", null);
 	}
 

@@ -94,6 +94,76 @@ public interface LockListener {
 	}
 
 	/**
+	 * A lock was acquired: as {@link #onAcquired(String, long, Duration)}, with the
+	 * lock's name, which a listener may use as a bounded tag. The template calls this
+	 * one; by default it calls the one without the name.
+	 * @param key the lock key
+	 * @param name the lock's name, empty when unnamed
+	 * @param fencingToken the fencing token of the acquisition
+	 * @param waited how long the caller waited for it
+	 */
+	default void onAcquired(String key, String name, long fencingToken, Duration waited) {
+		onAcquired(key, fencingToken, waited);
+	}
+
+	/**
+	 * A lock stayed busy: as {@link #onNotAcquired(String, Duration)}, with the lock's
+	 * name.
+	 * @param key the lock key
+	 * @param name the lock's name, empty when unnamed
+	 * @param waited how long the caller waited
+	 */
+	default void onNotAcquired(String key, String name, Duration waited) {
+		onNotAcquired(key, waited);
+	}
+
+	/**
+	 * A lock was released: as {@link #onReleased(String, Duration)}, with the lock's
+	 * name.
+	 * @param key the lock key
+	 * @param name the lock's name, empty when unnamed
+	 * @param held how long it was held
+	 */
+	default void onReleased(String key, String name, Duration held) {
+		onReleased(key, held);
+	}
+
+	/**
+	 * A release found the lock no longer held: as
+	 * {@link #onReleaseMismatch(String, Duration)}, with the lock's name.
+	 * @param key the lock key
+	 * @param name the lock's name, empty when unnamed
+	 * @param held how long the owner believed it held the lock
+	 */
+	default void onReleaseMismatch(String key, String name, Duration held) {
+		onReleaseMismatch(key, held);
+	}
+
+	/**
+	 * A release failed: as {@link #onReleaseFailed(String, Duration, Throwable)}, with
+	 * the lock's name.
+	 * @param key the lock key
+	 * @param name the lock's name, empty when unnamed
+	 * @param held how long the owner held the lock
+	 * @param failure what the release threw
+	 */
+	default void onReleaseFailed(String key, String name, Duration held, Throwable failure) {
+		onReleaseFailed(key, held, failure);
+	}
+
+	/**
+	 * A held lock was found lost: as {@link #onLost(String, long, Thread)}, with the
+	 * lock's name.
+	 * @param key the lock key
+	 * @param name the lock's name, empty when unnamed
+	 * @param fencingToken the fencing token of the lost acquisition
+	 * @param holder the thread that acquired the lock
+	 */
+	default void onLost(String key, String name, long fencingToken, Thread holder) {
+		onLost(key, fencingToken, holder);
+	}
+
+	/**
 	 * Return a listener that tells each of the given listeners in turn; a listener that
 	 * throws is logged and neither stops the others nor the lock operation.
 	 * @param listeners the listeners to tell

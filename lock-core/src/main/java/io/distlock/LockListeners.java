@@ -67,6 +67,36 @@ final class LockListeners implements LockListener {
 		emit((listener) -> listener.onLost(key, fencingToken, holder));
 	}
 
+	@Override
+	public void onAcquired(String key, String name, long fencingToken, Duration waited) {
+		emit((listener) -> listener.onAcquired(key, name, fencingToken, waited));
+	}
+
+	@Override
+	public void onNotAcquired(String key, String name, Duration waited) {
+		emit((listener) -> listener.onNotAcquired(key, name, waited));
+	}
+
+	@Override
+	public void onReleased(String key, String name, Duration held) {
+		emit((listener) -> listener.onReleased(key, name, held));
+	}
+
+	@Override
+	public void onReleaseMismatch(String key, String name, Duration held) {
+		emit((listener) -> listener.onReleaseMismatch(key, name, held));
+	}
+
+	@Override
+	public void onReleaseFailed(String key, String name, Duration held, Throwable failure) {
+		emit((listener) -> listener.onReleaseFailed(key, name, held, failure));
+	}
+
+	@Override
+	public void onLost(String key, String name, long fencingToken, Thread holder) {
+		emit((listener) -> listener.onLost(key, name, fencingToken, holder));
+	}
+
 	private void emit(Consumer<LockListener> event) {
 		for (LockListener listener : this.listeners) {
 			try {

@@ -492,8 +492,8 @@ public class LockTemplate {
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (attempt.result() instanceof AcquireResult.Acquired acquired) {
 			stop(acquiring, "acquired", acquired.fencingToken(), null);
-			DefaultLockHandle handle = new DefaultLockHandle(request.key(), resource, owner, acquired.fencingToken(),
-					this.client, this.listener);
+			DefaultLockHandle handle = new DefaultLockHandle(request.key(), request.name(), resource, owner,
+					acquired.fencingToken(), this.client, this.listener);
 			Lease lease = request.autoRenew() ? renew(handle, request.ttl(), attempt.sentAtNanos(), detached) : null;
 			handle.track(request, this.renewer.getClock().instant(), lease, this.heldLocks::remove);
 			this.heldLocks.add(handle);
@@ -502,11 +502,11 @@ public class LockTemplate {
 				context.setFencingToken(acquired.fencingToken());
 			}
 			handle.observeHolding(holding.start());
-			this.listener.onAcquired(request.key(), acquired.fencingToken(), waited);
+			this.listener.onAcquired(request.key(), request.name(), acquired.fencingToken(), waited);
 			return handle;
 		}
 		stop(acquiring, "busy", -1, null);
-		this.listener.onNotAcquired(request.key(), waited);
+		this.listener.onNotAcquired(request.key(), request.name(), waited);
 		return null;
 	}
 

@@ -17,6 +17,8 @@
 package io.distlock.metrics;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
@@ -31,25 +33,21 @@ import io.distlock.LockListener;
  * of the time waited, tagged {@code result=acquired|busy}), {@code distlock.lock.held} (a
  * timer of the time held, tagged {@code result=released|expired|failed}), the counter
  * {@code distlock.lock.lost} and the gauge {@code distlock.lock.active} of locks acquired
- * and not yet closed.
+ * and not yet closed. The timers and the counter are also tagged with the lock's
+ * {@code name} ({@code none} when unnamed).
  *
  * <p>
  * Meters carry no lock key: keys are unbounded (one per order, per user), and a tag per
- * key would grow the registry without limit.
+ * key would grow the registry without limit. Names are chosen by the code, so their
+ * number is bounded by it.
  */
 public class MicrometerLockListener implements LockListener {
 
-	private final Timer acquired;
+	private static final String UNNAMED = "none";
 
-	private final Timer busy;
+	private final MeterRegistry registry;
 
-	private final Timer released;
-
-	private final Timer expired;
-
-	private final Timer failed;
-
-	private final Counter lost;
+	private final Map<String, NamedMeters> meters = new ConcurrentHashMap<>();
 
 	private final AtomicLong active = new AtomicLong();
 
@@ -58,14 +56,8 @@ public class MicrometerLockListener implements LockListener {
 	 * @param registry the meter registry
 	 */
 	public MicrometerLockListener(MeterRegistry registry) {
-		this.acquired = waitTimer("acquired", registry);
-		this.busy = waitTimer("busy", registry);
-		this.released = heldTimer("released", registry);
-		this.expired = heldTimer("expired", registry);
-		this.failed = heldTimer("failed", registry);
-		this.lost = Counter.builder("distlock.lock.lost")
-			.description("Locks found lost while their holder still worked under them")
-			.register(registry);
+		this.registry = registry;
+		meters("");
 		Gauge.builder("distlock.lock.active", this.active, AtomicLong::get)
 			.description("Locks held by this application")
 			.register(registry);
@@ -73,51 +65,118 @@ public class MicrometerLockListener implements LockListener {
 
 	@Override
 	public void onAcquired(String key, long fencingToken, Duration waited) {
-		this.acquired.record(waited);
+		onAcquired(key, "", fencingToken, waited);
+	}
+
+	@Override
+	public void onAcquired(String key, String name, long fencingToken, Duration waited) {
+		meters(name).acquired.record(waited);
 		this.active.incrementAndGet();
 	}
 
 	@Override
 	public void onNotAcquired(String key, Duration waited) {
-		this.busy.record(waited);
+		onNotAcquired(key, "", waited);
+	}
+
+	@Override
+	public void onNotAcquired(String key, String name, Duration waited) {
+		meters(name).busy.record(waited);
 	}
 
 	@Override
 	public void onReleased(String key, Duration held) {
-		this.released.record(held);
+		onReleased(key, "", held);
+	}
+
+	@Override
+	public void onReleased(String key, String name, Duration held) {
+		meters(name).released.record(held);
 		this.active.decrementAndGet();
 	}
 
 	@Override
 	public void onReleaseMismatch(String key, Duration held) {
-		this.expired.record(held);
+		onReleaseMismatch(key, "", held);
+	}
+
+	@Override
+	public void onReleaseMismatch(String key, String name, Duration held) {
+		meters(name).expired.record(held);
 		this.active.decrementAndGet();
 	}
 
 	@Override
 	public void onReleaseFailed(String key, Duration held, Throwable failure) {
-		this.failed.record(held);
+		onReleaseFailed(key, "", held, failure);
+	}
+
+	@Override
+	public void onReleaseFailed(String key, String name, Duration held, Throwable failure) {
+		meters(name).failed.record(held);
 		this.active.decrementAndGet();
 	}
 
 	@Override
 	public void onLost(String key, long fencingToken, Thread holder) {
-		this.lost.increment();
+		onLost(key, "", fencingToken, holder);
 	}
 
-	private static Timer waitTimer(String result, MeterRegistry registry) {
-		return Timer.builder("distlock.lock.acquisitions")
-			.description("Time waited for a lock, by whether it was acquired or stayed busy")
-			.tag("result", result)
-			.register(registry);
+	@Override
+	public void onLost(String key, String name, long fencingToken, Thread holder) {
+		meters(name).lost.increment();
 	}
 
-	private static Timer heldTimer(String result, MeterRegistry registry) {
-		return Timer.builder("distlock.lock.held")
-			.description("Time a lock was held, by whether it was released, had expired before its release, "
-					+ "or its release failed")
-			.tag("result", result)
-			.register(registry);
+	private NamedMeters meters(String name) {
+		return this.meters.computeIfAbsent(name, (n) -> new NamedMeters(n.isEmpty() ? UNNAMED : n, this.registry));
+	}
+
+	/**
+	 * The meters of one lock name.
+	 */
+	private static final class NamedMeters {
+
+		final Timer acquired;
+
+		final Timer busy;
+
+		final Timer released;
+
+		final Timer expired;
+
+		final Timer failed;
+
+		final Counter lost;
+
+		NamedMeters(String name, MeterRegistry registry) {
+			this.acquired = waitTimer(name, "acquired", registry);
+			this.busy = waitTimer(name, "busy", registry);
+			this.released = heldTimer(name, "released", registry);
+			this.expired = heldTimer(name, "expired", registry);
+			this.failed = heldTimer(name, "failed", registry);
+			this.lost = Counter.builder("distlock.lock.lost")
+				.description("Locks found lost while their holder still worked under them")
+				.tag("name", name)
+				.register(registry);
+		}
+
+		private static Timer waitTimer(String name, String result, MeterRegistry registry) {
+			return Timer.builder("distlock.lock.acquisitions")
+				.description("Time waited for a lock, by whether it was acquired or stayed busy")
+				.tag("name", name)
+				.tag("result", result)
+				.register(registry);
+		}
+
+		private static Timer heldTimer(String name, String result, MeterRegistry registry) {
+			return Timer.builder("distlock.lock.held")
+				.description("Time a lock was held, by whether it was released, had expired before its release, "
+						+ "or its release failed")
+				.tag("name", name)
+				.tag("result", result)
+				.register(registry);
+		}
+
 	}
 
 }

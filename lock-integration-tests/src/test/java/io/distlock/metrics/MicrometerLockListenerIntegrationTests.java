@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
+import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServerExtension;
@@ -65,6 +66,29 @@ class MicrometerLockListenerIntegrationTests {
 	@AfterEach
 	void destroy() {
 		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void metersAreTaggedWithTheLockNameNeverTheKey() {
+		LockRequest orders = LockRequest.of("order:42", Duration.ofSeconds(10), Duration.ZERO).withName("orders");
+		try (LockHandle handle = this.template.tryAcquire(orders).orElseThrow()) {
+			assertThat(this.template.tryAcquire(orders)).isEmpty();
+		}
+		this.template.tryAcquire("report", Duration.ofSeconds(10), Duration.ZERO).orElseThrow().close();
+		assertThat(this.registry.get("distlock.lock.acquisitions")
+			.tags("name", "orders", "result", "acquired")
+			.timer()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("distlock.lock.acquisitions")
+			.tags("name", "orders", "result", "busy")
+			.timer()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("distlock.lock.held").tags("name", "orders", "result", "released").timer().count())
+			.isEqualTo(1);
+		assertThat(this.registry.get("distlock.lock.held").tags("name", "none", "result", "released").timer().count())
+			.isEqualTo(1);
+		assertThat(this.registry.getMeters()).allSatisfy(
+				(meter) -> assertThat(meter.getId().getTags()).noneMatch((tag) -> tag.getValue().contains("order:")));
 	}
 
 	@Test
