@@ -21,11 +21,13 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.util.context.Context;
 
 import io.distlock.HeldLock;
 import io.distlock.LockBackendException;
@@ -46,6 +48,10 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 
 	private static final Log logger = LogFactory.getLog(ReactiveLockHandle.class);
 
+	// ObservationThreadLocalAccessor.KEY: where Micrometer's context propagation finds
+	// the current observation in a Reactor context.
+	private static final String OBSERVATION_KEY = "micrometer.observation";
+
 	private final String key;
 
 	private final String resource;
@@ -65,6 +71,10 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 	private final Sinks.Empty<Void> lost = Sinks.empty();
 
 	private volatile @Nullable Lease lease;
+
+	private volatile Observation holding = Observation.NOOP;
+
+	private volatile boolean releasedInTime;
 
 	private final LockRequest request;
 
@@ -107,6 +117,19 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 		return this.ownerToken;
 	}
 
+	void observeHolding(Observation holding) {
+		this.holding = holding;
+	}
+
+	/**
+	 * Put the observation of holding this lock in the given Reactor context, as the
+	 * parent of the observations of the work under it.
+	 */
+	Context observedIn(Context context) {
+		Observation holding = this.holding;
+		return holding.isNoop() ? context : context.put(OBSERVATION_KEY, holding);
+	}
+
 	void renewedBy(Lease lease) {
 		this.lease = lease;
 	}
@@ -142,7 +165,7 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
 				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
 		try {
-			this.listener.onLost(this.key, this.fencingToken, this.holder);
+			this.listener.onLost(this.key, this.request.name(), this.fencingToken, this.holder);
 		}
 		finally {
 			// Also when a listener failed: the work under the lock must hear of it.
@@ -172,14 +195,18 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 				.defaultIfEmpty(false)
 				.doOnNext((released) -> released(released, previous))
 				.onErrorMap((ex) -> releaseFailed(ex))
+				.doOnSuccess((done) -> ReactiveLockTemplate.stop(this.holding,
+						(this.state.get() == State.RELEASED && this.releasedInTime) ? "released" : "expired", -1, null))
+				.doOnError((ex) -> ReactiveLockTemplate.stop(this.holding, "failed", -1, ex))
 				.then();
 		});
 	}
 
 	private void released(boolean released, State previous) {
+		this.releasedInTime = released;
 		Duration held = Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos);
 		if (released) {
-			this.listener.onReleased(this.key, held);
+			this.listener.onReleased(this.key, this.request.name(), held);
 			return;
 		}
 		if (previous == State.HELD) {
@@ -188,11 +215,12 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 					+ "ms; another owner may have held it meanwhile (a pause longer than the ttl, the key removed, "
 					+ "or a ttl too short for a lock without auto-renew)");
 		}
-		this.listener.onReleaseMismatch(this.key, held);
+		this.listener.onReleaseMismatch(this.key, this.request.name(), held);
 	}
 
 	private Throwable releaseFailed(Throwable ex) {
-		this.listener.onReleaseFailed(this.key, Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos), ex);
+		this.listener.onReleaseFailed(this.key, this.request.name(),
+				Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos), ex);
 		return (ex instanceof LockBackendException failure) ? ReactiveLockTemplate.forKey(this.key, failure) : ex;
 	}
 

@@ -25,6 +25,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -44,6 +46,9 @@ import io.distlock.LockTemplate;
 import io.distlock.core.AcquireResult;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockWaiter;
+import io.distlock.observation.DefaultLockObservationConvention;
+import io.distlock.observation.LockObservationContext;
+import io.distlock.observation.LockObservationConvention;
 
 import org.springframework.util.Assert;
 
@@ -95,6 +100,12 @@ public class ReactiveLockTemplate {
 
 	private LockListener listener = new LockListener() {
 	};
+
+	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
+	private @Nullable LockObservationConvention observationConvention;
+
+	private final LockObservationConvention defaultObservationConvention = new DefaultLockObservationConvention();
 
 	/**
 	 * Create a template over the given store, waiting with the given waiter (pass the one
@@ -148,6 +159,25 @@ public class ReactiveLockTemplate {
 	public void setLockListeners(List<LockListener> listeners) {
 		Assert.notNull(listeners, "'listeners' must not be null");
 		this.listener = LockListener.composite(new ArrayList<>(listeners));
+	}
+
+	/**
+	 * Set the registry to record observations of waiting for locks and of holding them
+	 * with, as {@link LockTemplate#setObservationRegistry} does; the observation of
+	 * holding a lock is the parent of the action's (through the Reactor context).
+	 * @param observationRegistry the observation registry
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		Assert.notNull(observationRegistry, "'observationRegistry' must not be null");
+		this.observationRegistry = observationRegistry;
+	}
+
+	/**
+	 * Set the convention that names lock observations and their tags.
+	 * @param observationConvention the convention, or {@code null} for the default
+	 */
+	public void setObservationConvention(@Nullable LockObservationConvention observationConvention) {
+		this.observationConvention = observationConvention;
 	}
 
 	/**
@@ -206,7 +236,8 @@ public class ReactiveLockTemplate {
 			}
 			return Mono.usingWhen(acquire(request),
 					(outcome) -> (outcome instanceof HeldReactiveLock lock)
-							? orEmpty(action.apply(lock)).contextWrite((ctx) -> held.with(lock).into(ctx))
+							? orEmpty(action.apply(lock))
+								.contextWrite((ctx) -> lock.observedIn(held.with(lock).into(ctx)))
 							: orEmpty(whenBusy.apply((LockAcquisitionException) outcome)),
 					this::releaseAfterSuccess, this::releaseAfterFailure, this::releaseAfterCancel);
 		});
@@ -269,7 +300,8 @@ public class ReactiveLockTemplate {
 			}
 			return Flux.usingWhen(acquire(request),
 					(outcome) -> (outcome instanceof HeldReactiveLock lock)
-							? orEmpty(action.apply(lock)).contextWrite((ctx) -> held.with(lock).into(ctx))
+							? orEmpty(action.apply(lock))
+								.contextWrite((ctx) -> lock.observedIn(held.with(lock).into(ctx)))
 							: orEmpty(whenBusy.apply((LockAcquisitionException) outcome)),
 					this::releaseAfterSuccess, this::releaseAfterFailure, this::releaseAfterCancel);
 		});
@@ -355,22 +387,25 @@ public class ReactiveLockTemplate {
 			long start = System.nanoTime();
 			String resource = this.keyPrefix + request.key();
 			String owner = this.ownerTokens.next();
+			Observation acquiring = observation(LockObservationContext.Phase.ACQUIRE, request).start();
 			return this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime())
 				.onErrorMap(LockBackendException.class, (ex) -> forKey(request.key(), ex))
-				.map((attempt) -> outcome(request, resource, owner, attempt, start));
+				.map((attempt) -> outcome(request, resource, owner, attempt, start, acquiring))
+				.doOnError((ex) -> stop(acquiring, "failed", -1, ex))
+				.doOnCancel(() -> stop(acquiring, "cancelled", -1, null));
 		});
 	}
 
 	private Object outcome(LockRequest request, String resource, String owner, ReactiveLockAcquirer.Attempt attempt,
-			long start) {
+			long start, Observation acquiring) {
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (!(attempt.result() instanceof AcquireResult.Acquired acquired)) {
-			this.listener.onNotAcquired(request.key(), waited);
+			stop(acquiring, "busy", -1, null);
+			this.listener.onNotAcquired(request.key(), request.name(), waited);
 			return new LockAcquisitionException(request.key(), waited);
 		}
 		HeldReactiveLock lock = new HeldReactiveLock(request, resource, owner, acquired.fencingToken(), this.listener,
 				this.renewer.getClock().instant(), this.heldLocks::remove);
-		this.heldLocks.add(lock);
 		if (request.autoRenew()) {
 			try {
 				Instant startedAt = this.renewer.getClock()
@@ -391,8 +426,36 @@ public class ReactiveLockTemplate {
 				throw ex;
 			}
 		}
-		this.listener.onAcquired(request.key(), acquired.fencingToken(), waited);
+		this.heldLocks.add(lock);
+		stop(acquiring, "acquired", acquired.fencingToken(), null);
+		Observation holding = observation(LockObservationContext.Phase.HOLD, request);
+		if (holding.getContext() instanceof LockObservationContext context) {
+			context.setFencingToken(acquired.fencingToken());
+		}
+		lock.observeHolding(holding.start());
+		this.listener.onAcquired(request.key(), request.name(), acquired.fencingToken(), waited);
 		return lock;
+	}
+
+	private Observation observation(LockObservationContext.Phase phase, LockRequest request) {
+		return Observation.createNotStarted(this.observationConvention, this.defaultObservationConvention,
+				() -> new LockObservationContext(phase, request.key(), request.name()), this.observationRegistry);
+	}
+
+	static void stop(Observation observation, String outcome, long fencingToken, @Nullable Throwable failure) {
+		if (observation.isNoop()) {
+			return;
+		}
+		if (observation.getContext() instanceof LockObservationContext context) {
+			context.setOutcome(outcome);
+			if (fencingToken >= 0) {
+				context.setFencingToken(fencingToken);
+			}
+		}
+		if (failure != null) {
+			observation.error(failure);
+		}
+		observation.stop();
 	}
 
 	private Mono<Void> releaseAfterSuccess(Object outcome) {

@@ -29,11 +29,16 @@ import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.core.LeaseRenewer;
+import io.distlock.observation.DefaultLockObservationConvention;
+import io.distlock.observation.LockObservationContext;
 import io.distlock.core.LockWaiter;
 import io.distlock.redis.ReactiveRedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -284,6 +289,25 @@ class ReactiveLockTemplateIntegrationTests {
 				unreachable.destroy();
 			}
 		}
+	}
+
+	@Test
+	void lockedMonoIsObservedWaitingAndHoldingWithTheHoldingObservationInItsContext() {
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		this.template.setObservationRegistry(registry);
+		Object current = this.template
+			.execute(LockRequest.of("observed", TTL, Duration.ZERO).withName("stock"),
+					(lock) -> Mono.deferContextual((context) -> Mono.just(context.get("micrometer.observation"))))
+			.block(TIMEOUT);
+		assertThat(current).isInstanceOfSatisfying(Observation.class,
+				(observation) -> assertThat(((LockObservationContext) observation.getContext()).getPhase())
+					.isEqualTo(LockObservationContext.Phase.HOLD));
+		TestObservationRegistryAssert.assertThat(registry)
+			.hasNumberOfObservationsWithNameEqualTo(DefaultLockObservationConvention.NAME, 2)
+			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts)
+				.map((context) -> ((LockObservationContext) context).getPhase() + " "
+						+ ((LockObservationContext) context).getOutcome())
+				.containsExactly("ACQUIRE acquired", "HOLD released"));
 	}
 
 	@Test

@@ -18,9 +18,13 @@ package io.distlock.autoconfigure;
 
 import java.time.Duration;
 
+import io.micrometer.observation.ObservationRegistry;
+
 import io.distlock.LockListener;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockWaiter;
+import io.distlock.observation.DefaultLockObservationConvention;
+import io.distlock.observation.LockObservationConvention;
 import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.redis.ReactiveRedisLockClient;
 import io.distlock.redis.RedisLockClient;
@@ -65,7 +69,8 @@ public final class DistLockReactiveAutoConfiguration {
 			LockWaiter.class })
 	ReactiveLockTemplate reactiveLockTemplate(ReactiveRedisConnectionFactory connectionFactory,
 			RedisLockClient lockClient, LockWaiter lockWaiter, LeaseRenewer leaseRenewer, DistLockProperties properties,
-			ObjectProvider<LockListener> listeners) {
+			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockObservationConvention> observationConvention) {
 		ReactiveRedisLockClient client = new ReactiveRedisLockClient(connectionFactory);
 		client.setFencingCounterRetention(properties.getFencingCounterRetention());
 		if (connectionFactory instanceof RedisConnectionFactory blocking) {
@@ -79,6 +84,9 @@ public final class DistLockReactiveAutoConfiguration {
 		ReactiveLockTemplate template = new ReactiveLockTemplate(client, lockWaiter, leaseRenewer);
 		template.setKeyPrefix(properties.getKeyPrefix());
 		template.setLockListeners(listeners.orderedStream().toList());
+		observationRegistry.ifAvailable(template::setObservationRegistry);
+		template.setObservationConvention(observationConvention
+			.getIfAvailable(() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
 		return template;
 	}
 
