@@ -16,6 +16,10 @@
 
 package io.distlock.sample;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import io.distlock.LockHandle;
@@ -81,6 +85,42 @@ class SampleApplicationIntegrationTests {
 			}
 			assertThat(inventory.get(1).stock()).isEqualTo(49);
 			assertThat(inventory.get(1).staleWritesRejected()).isOne();
+		}
+	}
+
+	@Test
+	void actuatorShowsTheHeldLocksAndTheHealthOfTheLockBackend() throws Exception {
+		try (ConfigurableApplicationContext context = run("--spring.data.redis.url=" + redis.endpoint().uri())) {
+			String base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+			HttpClient http = HttpClient.newHttpClient();
+			LockTemplate locks = context.getBean(LockTemplate.class);
+			try (LockHandle stocktake = locks
+				.tryAcquire(LockRequest.of("stocktake:1", Duration.ofSeconds(30), Duration.ZERO).withName("stocktake"))
+				.orElseThrow()) {
+				HttpResponse<String> held = http.send(
+						HttpRequest.newBuilder(URI.create(base + "/actuator/locks")).build(),
+						HttpResponse.BodyHandlers.ofString());
+				System.out.println("GET /actuator/locks: " + held.body());
+				assertThat(held.statusCode()).isEqualTo(200);
+				assertThat(held.body()).contains("\"key\":\"stocktake:1\"", "\"name\":\"stocktake\"",
+						"\"fencingToken\":" + stocktake.fencingToken(), "\"autoRenew\":true");
+				HttpResponse<String> one = http.send(
+						HttpRequest.newBuilder(URI.create(base + "/actuator/locks/stocktake:1")).build(),
+						HttpResponse.BodyHandlers.ofString());
+				System.out.println("GET /actuator/locks/stocktake:1: " + one.body());
+				assertThat(one.body()).contains("\"held\":true", "\"lastFencingToken\":" + stocktake.fencingToken());
+				// Force-release is off unless enabled.
+				HttpResponse<String> delete = http.send(
+						HttpRequest.newBuilder(URI.create(base + "/actuator/locks/stocktake:1")).DELETE().build(),
+						HttpResponse.BodyHandlers.ofString());
+				assertThat(delete.statusCode()).isEqualTo(405);
+				assertThat(redis.endpoint().command("EXISTS", "lock:stocktake:1")).isEqualTo(1L);
+			}
+			HttpResponse<String> health = http.send(
+					HttpRequest.newBuilder(URI.create(base + "/actuator/health")).build(),
+					HttpResponse.BodyHandlers.ofString());
+			System.out.println("GET /actuator/health: " + health.body());
+			assertThat(health.body()).contains("\"distlock\":{", "\"backend\":\"redis\"");
 		}
 	}
 

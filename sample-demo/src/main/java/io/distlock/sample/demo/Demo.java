@@ -295,6 +295,9 @@ public final class Demo implements AutoCloseable {
 			.supplyAsync(() -> sampleLeaseLeft(stocktake, start));
 		// Past the ttl: without renewal, the lock would have expired by now.
 		Thread.sleep(ttl.plusMillis(500).toMillis());
+		// What the stocktake's node says it holds, through its locks endpoint.
+		HttpResponse<String> heldLocks = send(
+				HttpRequest.newBuilder(stocktakeNode.uri("/actuator/locks")).timeout(REQUEST_TIMEOUT).GET().build());
 		Duration purchaseSent = Duration.ofNanos(System.nanoTime() - start);
 		HttpResponse<String> purchase = post(purchaseNode, "/products/" + PRODUCT + "/purchase");
 		Duration purchaseAnswered = Duration.ofNanos(System.nanoTime() - start);
@@ -309,7 +312,8 @@ public final class Demo implements AutoCloseable {
 				? this.json.readValue(purchase.body(), Purchase.class).fencingToken() : null;
 		return new LongWorkResult(result, stocktakeAnswered, purchaseNode.name(), purchaseSent, purchaseAnswered,
 				purchase.statusCode(), purchaseToken, stocktakeNode.logLines("Stocktake of product " + PRODUCT),
-				leaseLeft.join());
+				leaseLeft.join(), (heldLocks.statusCode() == 200) ? heldLocks.body()
+						: "HTTP " + heldLocks.statusCode() + " " + heldLocks.body());
 	}
 
 	// The lock's remaining lease once a second while the stocktake runs, when the demo

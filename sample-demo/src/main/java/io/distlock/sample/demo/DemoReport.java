@@ -109,6 +109,7 @@ final class DemoReport {
 			this.out.println("  the lease left in Redis, read by the demo once a second: "
 					+ String.join(", ", result.leaseLeftMillis().stream().map((pttl) -> pttl + " ms").toList()));
 		}
+		this.out.println("  GET /actuator/locks on " + stocktake.node() + " while it worked: " + result.heldLocks());
 		this.out.printf("  stocktake: answered after %.2f s, lock held at every check: %s, fencing token %d%n",
 				Demo.seconds(result.stocktakeAnswered()), stocktake.heldThroughout() ? "yes" : "NO",
 				stocktake.fencingToken());

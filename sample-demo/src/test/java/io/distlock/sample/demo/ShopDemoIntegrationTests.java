@@ -69,6 +69,9 @@ class ShopDemoIntegrationTests {
 		// Every second of the work, the lease was renewed before it ran out.
 		assertThat(longWork.leaseLeftMillis()).hasSizeGreaterThanOrEqualTo(4).allMatch((pttl) -> pttl > 0);
 		assertThat(longWork.log()).hasSize(5).allMatch((line) -> line.contains("held: true"));
+		// The locks endpoint of node-1 showed the stocktake's lock while it worked.
+		assertThat(longWork.heldLocks()).contains("\"key\":\"" + longWork.stocktake().productId(),
+				"\"fencingToken\":" + longWork.stocktake().fencingToken());
 		assertThat(longWork.purchaseNode()).isEqualTo("node-2");
 		assertThat(longWork.purchaseStatus()).isEqualTo(200);
 		assertThat(longWork.purchaseAnswered().toMillis()).isGreaterThanOrEqualTo(longWork.stocktake().tookMillis());
