@@ -54,8 +54,18 @@ final class LockScripts {
 
 	static final RedisScript<Long> FORCE_RELEASE = load("force-release.lua", Long.class);
 
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> ACQUIRE_PERMIT = load("acquire-permit.lua", List.class);
+
+	static final RedisScript<Long> RELEASE_PERMIT = load("release-permit.lua", Long.class);
+
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> RENEW_PERMITS = load("renew-permits.lua", List.class);
+
+	static final RedisScript<Long> PERMIT_HELD = load("permit-held.lua", Long.class);
+
 	static final List<RedisScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, LEAVE_QUEUE, RELEASE, RENEW, RENEW_ALL,
-			RAISE_FENCE, INSPECT, FORCE_RELEASE);
+			RAISE_FENCE, INSPECT, FORCE_RELEASE, ACQUIRE_PERMIT, RELEASE_PERMIT, RENEW_PERMITS, PERMIT_HELD);
 
 	private LockScripts() {
 	}

@@ -26,6 +26,7 @@ import io.distlock.core.AcquireResult;
 import io.distlock.core.FairLockClient;
 import io.distlock.core.InspectableLockClient;
 import io.distlock.core.LockState;
+import io.distlock.core.PermitLockClient;
 import io.distlock.core.RaisableFencingLockClient;
 import io.distlock.core.Renewal;
 
@@ -50,8 +51,8 @@ import org.springframework.util.Assert;
  * command timeout of the connection factory ({@code spring.data.redis.timeout}); when it
  * passes, or Redis cannot be reached, a {@link LockBackendException} is thrown.
  */
-public class RedisLockClient
-		implements FairLockClient, RaisableFencingLockClient, InspectableLockClient, InitializingBean {
+public class RedisLockClient implements FairLockClient, RaisableFencingLockClient, InspectableLockClient,
+		PermitLockClient, InitializingBean {
 
 	/**
 	 * How long a fencing counter is kept after its last acquisition by default.
@@ -68,6 +69,8 @@ public class RedisLockClient
 	private final RenewalBatches renewals;
 
 	private final ScriptPreloader scripts;
+
+	private final RedisPermits permits;
 
 	private String fencingCounterRetention = String.valueOf(DEFAULT_FENCING_COUNTER_RETENTION.toMillis());
 
@@ -92,6 +95,7 @@ public class RedisLockClient
 		this.redis = redis;
 		this.renewals = new RenewalBatches(redis);
 		this.scripts = new ScriptPreloader(redis);
+		this.permits = new RedisPermits(redis);
 		// Read the scripts now: threads that find the class still initializing wait for
 		// it, and a virtual thread waiting there pins its carrier.
 		Assert.state(!LockScripts.ALL.isEmpty(), "No lock scripts");
@@ -219,6 +223,10 @@ public class RedisLockClient
 	 */
 	@Override
 	public boolean release(String key, String ownerToken) {
+		String permitsOf = RedisLockKeys.resourceOfPermits(key);
+		if (permitsOf != null) {
+			return releasePermit(permitsOf, ownerToken);
+		}
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		Long released = SlotMigrationRetry
 			.call(() -> RedisCalls.call(key, "release", () -> this.redis.execute(LockScripts.RELEASE,
@@ -228,6 +236,9 @@ public class RedisLockClient
 
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
+		if (RedisLockKeys.resourceOfPermits(key) != null) {
+			return renewAll(List.of(new Renewal(key, ownerToken, ttl)))[0];
+		}
 		String lockKey = RedisLockKeys.lockKey(key);
 		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
 		ReplicaAcknowledgement.Acknowledged<Long> renewed = RedisCalls
@@ -295,8 +306,40 @@ public class RedisLockClient
 
 	@Override
 	public boolean isHeld(String key, String ownerToken) {
+		String permitsOf = RedisLockKeys.resourceOfPermits(key);
+		if (permitsOf != null) {
+			return this.permits.isHeld(permitsOf, ownerToken);
+		}
 		String lockKey = RedisLockKeys.lockKey(key);
 		return ownerToken.equals(RedisCalls.call(key, "check", () -> this.redis.opsForValue().get(lockKey)));
+	}
+
+	@Override
+	public AcquireResult tryAcquirePermit(String key, String ownerToken, Duration ttl, int permits) {
+		AcquireResult result = this.permits.tryAcquire(key, ownerToken, ttl, permits, this.fencingCounterRetention,
+				this.acknowledgement, this.publishCommand);
+		if (result instanceof AcquireResult.Acquired) {
+			this.scripts.loadOnce();
+		}
+		return result;
+	}
+
+	/**
+	 * Give back the permit and publish the release as {@link #release} does, which wakes
+	 * one waiter of the key in each application.
+	 */
+	@Override
+	public boolean releasePermit(String key, String ownerToken) {
+		return this.permits.release(key, ownerToken, this.publishCommand);
+	}
+
+	/**
+	 * Return the name of the sorted set holding the key's permits, which shares the key's
+	 * hash slot and holds a control character, so it is no lock resource.
+	 */
+	@Override
+	public String permitLeaseKey(String key) {
+		return RedisLockKeys.of(key).permits();
 	}
 
 }

@@ -82,6 +82,11 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 	static final char SEPARATOR = '\u001f';
 
 	/**
+	 * The type of the derived name holding a lock's permits.
+	 */
+	static final String PERMITS = "permits";
+
+	/**
 	 * Return the names of the given lock resource.
 	 * @param resource the lock resource: the key prefix followed by the lock key
 	 * @return the names
@@ -149,6 +154,40 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 								+ "reserve, but has U+%04X at index %d", (int) resource.charAt(i), i));
 			}
 		}
+	}
+
+	/**
+	 * Return the name of the sorted set holding the permits of this lock resource: a
+	 * derived name (see above) of type {@value #PERMITS}. It is also the lease key under
+	 * which {@link RedisLockClient} renews, checks and releases a permit.
+	 * @return the name of the permits
+	 */
+	String permits() {
+		return derived("{" + hashTag(this.lock) + "}", PERMITS, this.lock);
+	}
+
+	/**
+	 * Return the resource whose permits the given name holds, or {@code null} for a name
+	 * that is no {@link #permits()} name (such as any lock resource, which holds no
+	 * separator).
+	 * @param name a lock resource or a lease key
+	 * @return the resource of the permits, or {@code null}
+	 */
+	static @Nullable String resourceOfPermits(String name) {
+		int tagEnd = name.indexOf(SEPARATOR);
+		int typeEnd = (tagEnd >= 0) ? name.indexOf(SEPARATOR, tagEnd + 1) : -1;
+		if (typeEnd < 0 || !name.regionMatches(tagEnd + 1, PERMITS, 0, PERMITS.length())
+				|| typeEnd != tagEnd + 1 + PERMITS.length()) {
+			return null;
+		}
+		String resource = name.substring(typeEnd + 1);
+		// Only a name this class derived counts: the right tag, and a valid resource.
+		for (int i = 0; i < resource.length(); i++) {
+			if (Character.isISOControl(resource.charAt(i))) {
+				return null;
+			}
+		}
+		return (!resource.isEmpty() && of(resource).permits().equals(name)) ? resource : null;
 	}
 
 	/**

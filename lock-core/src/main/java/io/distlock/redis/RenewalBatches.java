@@ -30,6 +30,7 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.Assert;
 
 /**
@@ -72,7 +73,9 @@ final class RenewalBatches {
 			return renewed;
 		}
 		List<String> lockKeys = new ArrayList<>(renewals.size());
-		renewals.forEach((renewal) -> lockKeys.add(RedisLockKeys.lockKey(renewal.key())));
+		// A permit's lease key is the name of its sorted set, renewed by its own script.
+		renewals.forEach((renewal) -> lockKeys.add((RedisLockKeys.resourceOfPermits(renewal.key()) != null)
+				? renewal.key() : RedisLockKeys.lockKey(renewal.key())));
 		for (List<Integer> batch : batches(lockKeys)) {
 			renewBatch(renewals, lockKeys, batch, renewed, acknowledgement);
 		}
@@ -90,7 +93,11 @@ final class RenewalBatches {
 			args[batch.size() + i] = RedisCalls.millis(renewal.ttl());
 		}
 		String first = renewals.get(batch.get(0)).key();
-		List<?> replies = renewBatch(first, keys, args, acknowledgement);
+		String permitsOf = RedisLockKeys.resourceOfPermits(first);
+		// Errors name a permit's resource, not its lease key with control characters.
+		List<?> replies = (permitsOf != null)
+				? renewBatch(permitsOf, LockScripts.RENEW_PERMITS, keys, args, acknowledgement)
+				: renewBatch(first, LockScripts.RENEW_ALL, keys, args, acknowledgement);
 		Assert.state(replies.size() == batch.size(),
 				() -> "Redis answered " + replies.size() + " renewals to a batch of " + batch.size());
 		for (int i = 0; i < batch.size(); i++) {
@@ -98,10 +105,12 @@ final class RenewalBatches {
 		}
 	}
 
-	private List<?> renewBatch(String first, List<String> keys, String[] args, ReplicaAcknowledgement acknowledgement) {
-		@SuppressWarnings("rawtypes")
-		ReplicaAcknowledgement.Acknowledged<List> renewed = RedisCalls.reply(RedisCalls.call(first, "renew",
-				() -> acknowledgement.run(this.redis, LockScripts.RENEW_ALL, keys, args)), "renew-all");
+	@SuppressWarnings("rawtypes")
+	private List<?> renewBatch(String first, RedisScript<List> script, List<String> keys, String[] args,
+			ReplicaAcknowledgement acknowledgement) {
+		ReplicaAcknowledgement.Acknowledged<List> renewed = RedisCalls.reply(
+				RedisCalls.call(first, "renew", () -> acknowledgement.run(this.redis, script, keys, args)),
+				"renew-all");
 		if (acknowledgement.isShort(renewed)) {
 			throw new LockBackendException(first,
 					"Renewal of " + keys.size() + " lock(s) was " + acknowledgement.shortfall(renewed.replicas()),
@@ -112,14 +121,15 @@ final class RenewalBatches {
 
 	/**
 	 * Split the renewals' lock keys, by their index, into the batches sent in one script
-	 * call each.
+	 * call each: the leases of one hash slot and one kind (locks or permits) together.
 	 */
 	private List<List<Integer>> batches(List<String> lockKeys) {
 		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
 		boolean cluster = isCluster();
 		for (int i = 0; i < lockKeys.size(); i++) {
 			int slot = cluster ? ClusterSlotHashUtil.calculateSlot(RedisCalls.bytes(lockKeys.get(i))) : 0;
-			bySlot.computeIfAbsent(slot, (key) -> new ArrayList<>()).add(i);
+			boolean permits = RedisLockKeys.resourceOfPermits(lockKeys.get(i)) != null;
+			bySlot.computeIfAbsent(permits ? -1 - slot : slot, (key) -> new ArrayList<>()).add(i);
 		}
 		List<List<Integer>> batches = new ArrayList<>();
 		for (List<Integer> sameSlot : bySlot.values()) {

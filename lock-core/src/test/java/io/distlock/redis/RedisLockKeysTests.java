@@ -122,6 +122,42 @@ class RedisLockKeysTests {
 		}
 	}
 
+	@Test
+	void permitsOfAllResourcesAreDistinctFromEveryOtherName() {
+		Map<String, String> owners = new HashMap<>();
+		resources().forEach((resource) -> {
+			RedisLockKeys keys = RedisLockKeys.of(resource);
+			for (String name : List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts(), keys.permits())) {
+				String owner = owners.putIfAbsent(name, resource);
+				assertThat(owner).as("'%s' is a name of '%s' and of '%s'", name, resource, owner).isNull();
+			}
+		});
+	}
+
+	@ParameterizedTest
+	@MethodSource("resources")
+	void permitsShareTheLockKeysHashSlot(String resource) {
+		RedisLockKeys keys = RedisLockKeys.of(resource);
+		assertThat(slot(keys.permits())).isEqualTo(slot(keys.lock()));
+	}
+
+	@ParameterizedTest
+	@MethodSource("resources")
+	void permitsLeadBackToTheirResourceAndNoOtherNameDoes(String resource) {
+		RedisLockKeys keys = RedisLockKeys.of(resource);
+		assertThat(RedisLockKeys.resourceOfPermits(keys.permits())).isEqualTo(resource);
+		for (String name : List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts(), keys.channel())) {
+			assertThat(RedisLockKeys.resourceOfPermits(name)).as(name).isNull();
+		}
+	}
+
+	@Test
+	void permitsNameWithAForeignTagIsNoPermitsName() {
+		String forged = "{other}" + RedisLockKeys.SEPARATOR + "permits" + RedisLockKeys.SEPARATOR + "lock:x";
+		assertThat(RedisLockKeys.resourceOfPermits(forged)).isNull();
+		assertThat(RedisLockKeys.resourceOfPermits(RedisLockKeys.of("lock:x").permits())).isEqualTo("lock:x");
+	}
+
 	private static int slot(String key) {
 		return ClusterSlotHashUtil.calculateSlot(key.getBytes(StandardCharsets.UTF_8));
 	}

@@ -142,6 +142,43 @@ class ClusterLockClientIntegrationTests {
 			.containsExactlyInAnyOrderElementsOf(redis.cluster().primaries());
 	}
 
+	@ParameterizedTest(name = "sharded release messages: {0}")
+	@ValueSource(booleans = { true, false })
+	void permitsWorkOnKeysOfEveryShapeSpreadOverAllPrimaries(boolean sharded) {
+		RedisLockClient client = this.application.client;
+		client.setShardedReleaseMessages(sharded);
+		List<String> keys = keys(20);
+		Set<RedisServer> owners = new HashSet<>();
+		List<Renewal> renewals = new ArrayList<>();
+		for (String key : keys) {
+			RedisServer owner = redis.cluster().primaryForKey(key);
+			owners.add(owner);
+			String leaseKey = client.permitLeaseKey(key);
+			long first = acquired(client.tryAcquirePermit(key, "a", TTL, 2));
+			assertThat(acquired(client.tryAcquirePermit(key, "b", TTL, 2))).as(key).isGreaterThan(first);
+			assertThat(client.tryAcquirePermit(key, "c", TTL, 2)).as(key).isInstanceOf(AcquireResult.Busy.class);
+			assertThat(client.renew(leaseKey, "a", TTL)).as(key).isTrue();
+			assertThat(client.isHeld(leaseKey, "b")).as(key).isTrue();
+			assertThat(client.isHeld(leaseKey, "c")).as(key).isFalse();
+			assertThat(namesOfLockIn(owner, key)).as("names of %s on the owner of its slot", key)
+				.contains(derived("permits", key));
+			assertThat(client.releasePermit(key, "a")).as(key).isTrue();
+			renewals.add(new Renewal(leaseKey, "b", TTL));
+			renewals.add(new Renewal(key, "b", TTL));
+		}
+		assertThat(owners).as("primaries holding permits")
+			.containsExactlyInAnyOrderElementsOf(redis.cluster().primaries());
+		boolean[] renewed = client.renewAll(renewals);
+		for (int i = 0; i < renewals.size(); i++) {
+			assertThat(renewed[i]).as("renewed %s", renewals.get(i)).isEqualTo(i % 2 == 0);
+		}
+		for (String key : keys) {
+			assertThat(client.release(client.permitLeaseKey(key), "b")).as(key).isTrue();
+			assertThat(namesOfLockIn(redis.cluster().primaryForKey(key), key)).as(key)
+				.doesNotContain(derived("permits", key));
+		}
+	}
+
 	/**
 	 * Lock resources as the template makes them ("lock:" and the key), of every shape
 	 * that hashes differently: plain, with a hash tag, with a stray '}', with an empty

@@ -1,0 +1,35 @@
+-- Takes one of a key's permits when fewer than the caller's limit are held, and hands out
+-- the next fencing token, in one step. Each permit is a lease of its own: a member of a
+-- sorted set scored by when it expires, so a holder that stops renewing loses its permit.
+--
+-- KEYS[1]  the permits: a sorted set of the holders' owner tokens, scored by the Redis
+--          time in milliseconds at which each holder's lease expires
+-- KEYS[2]  the fencing counter, in the same hash slot; shared with the exclusive lock
+-- ARGV[1]  the owner token of this acquisition
+-- ARGV[2]  the lease time in milliseconds
+-- ARGV[3]  how long the fencing counter is kept after its last use, in milliseconds
+-- ARGV[4]  how many holders the key may have at once, this one included (at least 1); the
+--          caller's own limit, whatever limit other callers used
+--
+-- Returns {1, fencing token} when a permit was taken (fencing tokens as in acquire.lua),
+-- or {0, milliseconds until the earliest lease expires} when the limit is reached or this
+-- owner token already holds a permit.
+--
+-- Expired leases are dropped first, so they never count. The set expires with its longest
+-- lease, so nothing is left behind when every holder is gone.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) or redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  local earliest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+  return {0, math.max(0, tonumber(earliest) - now)}
+end
+redis.call('ZADD', KEYS[1], string.format('%d', now + tonumber(ARGV[2])), ARGV[1])
+redis.call('PEXPIREAT', KEYS[1], redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
+local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local last = tonumber(redis.call('GET', KEYS[2]))
+if last and last >= token then
+  token = last + 1
+end
+redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3])
+return {1, token}
