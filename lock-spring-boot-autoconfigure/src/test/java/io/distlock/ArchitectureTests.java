@@ -68,9 +68,10 @@ class ArchitectureTests {
 			"io.distlock.core.AcquireResult", "io.distlock.core.AcquireResult$Acquired",
 			"io.distlock.core.AcquireResult$Busy", "io.distlock.core.AcquireResult$NotConfirmed",
 			"io.distlock.core.FairLockClient", "io.distlock.core.RaisableFencingLockClient",
-			"io.distlock.core.InspectableLockClient", "io.distlock.core.LockState", "io.distlock.core.LockClient",
-			"io.distlock.core.Renewal", "io.distlock.core.LeaseRenewer", "io.distlock.core.Lease",
-			"io.distlock.core.LockWaiter", "io.distlock.core.LockWaiter$Waiter", "io.distlock.core.LockWaiter$Interest",
+			"io.distlock.core.InspectableLockClient", "io.distlock.core.ReadWriteLockClient",
+			"io.distlock.core.LockState", "io.distlock.core.LockClient", "io.distlock.core.Renewal",
+			"io.distlock.core.LeaseRenewer", "io.distlock.core.Lease", "io.distlock.core.LockWaiter",
+			"io.distlock.core.LockWaiter$Waiter", "io.distlock.core.LockWaiter$Interest",
 			// Annotation support, for configurations without Spring Boot
 			"io.distlock.interceptor.AnnotationLockOperationSource", "io.distlock.interceptor.LockAdvisor",
 			"io.distlock.interceptor.LockInterceptor", "io.distlock.interceptor.LockOperation",

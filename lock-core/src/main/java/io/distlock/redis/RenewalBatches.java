@@ -81,13 +81,18 @@ final class RenewalBatches {
 
 	private void renewBatch(List<Renewal> renewals, List<String> lockKeys, List<Integer> batch, boolean[] renewed,
 			ReplicaAcknowledgement acknowledgement) {
-		List<String> keys = new ArrayList<>(batch.size());
+		// The lock keys first, then the read holds of each in the same order: a lease is
+		// either a write lease or a read hold, and the script looks at both.
+		List<String> keys = new ArrayList<>(batch.size() * 2);
 		String[] args = new String[batch.size() * 2];
 		for (int i = 0; i < batch.size(); i++) {
 			Renewal renewal = renewals.get(batch.get(i));
 			keys.add(lockKeys.get(batch.get(i)));
 			args[i] = renewal.ownerToken();
 			args[batch.size() + i] = RedisCalls.millis(renewal.ttl());
+		}
+		for (int i = 0; i < batch.size(); i++) {
+			keys.add(RedisLockKeys.readHoldsOf(renewals.get(batch.get(i)).key()));
 		}
 		String first = renewals.get(batch.get(0)).key();
 		List<?> replies = renewBatch(first, keys, args, acknowledgement);
