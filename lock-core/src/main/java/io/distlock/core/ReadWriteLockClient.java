@@ -26,8 +26,9 @@ import java.time.Duration;
  *
  * <p>
  * A writer that finds readers keeps new readers out while it waits, for as long as it
- * keeps trying, so that a stream of overlapping readers cannot starve it. Writers get
- * fencing tokens as always; readers do not raise them.
+ * keeps trying, so that a stream of overlapping readers cannot starve it: its
+ * {@link AcquireResult.Busy} then says when to try again, which is soon enough to keep
+ * them out. Writers get fencing tokens as always; readers do not raise them.
  * <p>
  * A read hold is a lease of its own, identified by the key and the reader's owner token:
  * {@link #renew}, {@link #renewAll} and {@link #isHeld} work for it with that same pair,
