@@ -38,6 +38,13 @@ final class LockScripts {
 	@SuppressWarnings("rawtypes")
 	static final RedisScript<List> ACQUIRE_FAIR = load("acquire-fair.lua", List.class);
 
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> ACQUIRE_READ = load("acquire-read.lua", List.class);
+
+	static final RedisScript<Long> RELEASE_READ = load("release-read.lua", Long.class);
+
+	static final RedisScript<Long> READ_HELD = load("read-held.lua", Long.class);
+
 	static final RedisScript<Long> LEAVE_QUEUE = load("leave-queue.lua", Long.class);
 
 	static final RedisScript<Long> RELEASE = load("release.lua", Long.class);
@@ -64,8 +71,9 @@ final class LockScripts {
 
 	static final RedisScript<Long> PERMIT_HELD = load("permit-held.lua", Long.class);
 
-	static final List<RedisScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, LEAVE_QUEUE, RELEASE, RENEW, RENEW_ALL,
-			RAISE_FENCE, INSPECT, FORCE_RELEASE, ACQUIRE_PERMIT, RELEASE_PERMIT, RENEW_PERMITS, PERMIT_HELD);
+	static final List<RedisScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, ACQUIRE_READ, RELEASE_READ, READ_HELD,
+			LEAVE_QUEUE, RELEASE, RENEW, RENEW_ALL, RAISE_FENCE, INSPECT, FORCE_RELEASE, ACQUIRE_PERMIT, RELEASE_PERMIT,
+			RENEW_PERMITS, PERMIT_HELD);
 
 	private LockScripts() {
 	}

@@ -54,6 +54,10 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 
 	private static final Log logger = LogFactory.getLog(ReactiveRedisLockClient.class);
 
+	// Only writers acquire here; this is how long one that found readers keeps them out.
+	private static final String WRITER_WAIT_TIMEOUT = String
+		.valueOf(RedisLockClient.DEFAULT_WRITER_WAIT_TIMEOUT.toMillis());
+
 	private final ReactiveStringRedisTemplate redis;
 
 	private String fencingCounterRetention = String
@@ -127,12 +131,10 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 	@Override
 	public Mono<AcquireResult> tryAcquire(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		return call(key, "acquire",
-				this.redis
-					.execute(LockScripts.ACQUIRE, List.of(keys.lock(), keys.fence()),
-							List.of(ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention))
-					.next())
-			.map(RedisCalls::acquireResult)
+		return call(key, "acquire", this.redis
+			.execute(LockScripts.ACQUIRE, List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting()),
+					List.of(ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, WRITER_WAIT_TIMEOUT))
+			.next()).map(RedisCalls::acquireResult)
 			// Refused before it ran: nothing was taken; worth trying again shortly.
 			.onErrorResume((ex) -> RedisCalls.isRedisError(ex, "TRYAGAIN"),
 					(ex) -> Mono.just(new AcquireResult.NotConfirmed(SlotMigrationRetry.MIGRATING)));

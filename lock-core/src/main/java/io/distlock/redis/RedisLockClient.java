@@ -28,6 +28,7 @@ import io.distlock.core.InspectableLockClient;
 import io.distlock.core.LockState;
 import io.distlock.core.PermitLockClient;
 import io.distlock.core.RaisableFencingLockClient;
+import io.distlock.core.ReadWriteLockClient;
 import io.distlock.core.Renewal;
 
 import org.springframework.beans.factory.InitializingBean;
@@ -43,7 +44,9 @@ import org.springframework.util.Assert;
  * <p>
  * A release is published on the lock's release channel, which
  * {@link RedisReleaseNotifier} turns into a wake-up of a waiting caller. Fair locks queue
- * their waiters in a list beside the lock key, with a timeout per place. An operator can
+ * their waiters in a list beside the lock key, with a timeout per place. Read holds are
+ * kept in a sorted set beside the lock key, one lease per reader; a writer that finds
+ * readers leaves a marker that keeps new readers out while it waits. An operator can
  * {@link #inspect inspect} a lock and {@link #forceRelease force-release} it.
  *
  * <p>
@@ -51,13 +54,19 @@ import org.springframework.util.Assert;
  * command timeout of the connection factory ({@code spring.data.redis.timeout}); when it
  * passes, or Redis cannot be reached, a {@link LockBackendException} is thrown.
  */
-public class RedisLockClient implements FairLockClient, RaisableFencingLockClient, InspectableLockClient,
-		PermitLockClient, InitializingBean {
+public class RedisLockClient implements FairLockClient, ReadWriteLockClient, RaisableFencingLockClient,
+		InspectableLockClient, PermitLockClient, InitializingBean {
 
 	/**
 	 * How long a fencing counter is kept after its last acquisition by default.
 	 */
 	public static final Duration DEFAULT_FENCING_COUNTER_RETENTION = Duration.ofMinutes(10);
+
+	/**
+	 * How long a writer waiting for readers keeps new readers out, after its last
+	 * attempt, by default.
+	 */
+	public static final Duration DEFAULT_WRITER_WAIT_TIMEOUT = Duration.ofSeconds(2);
 
 	/**
 	 * The most leases renewed by one script call: see {@link RenewalBatches#MAX_SIZE}.
@@ -77,6 +86,8 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	private ReplicaAcknowledgement acknowledgement = ReplicaAcknowledgement.NONE;
 
 	private String publishCommand = "PUBLISH";
+
+	private String writerWaitTimeout = String.valueOf(DEFAULT_WRITER_WAIT_TIMEOUT.toMillis());
 
 	/**
 	 * Create a client on the given connection factory.
@@ -112,6 +123,19 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	public void setFencingCounterRetention(Duration retention) {
 		Assert.isTrue(retention != null && retention.toMillis() > 0, "'retention' must be positive");
 		this.fencingCounterRetention = String.valueOf(retention.toMillis());
+	}
+
+	/**
+	 * Set how long a writer that found readers keeps new readers out after its last
+	 * attempt. A writer is told to come back within half of it, so that a waiting writer
+	 * keeps readers out until the readers it found are gone; one that gave up lets
+	 * readers in again after it.
+	 * @param timeout the timeout, {@link #DEFAULT_WRITER_WAIT_TIMEOUT two seconds} by
+	 * default
+	 */
+	public void setWriterWaitTimeout(Duration timeout) {
+		Assert.isTrue(timeout != null && timeout.toMillis() > 1, "'timeout' must be longer than a millisecond");
+		this.writerWaitTimeout = String.valueOf(timeout.toMillis());
 	}
 
 	/**
@@ -157,8 +181,21 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	@Override
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		AcquireResult result = acquired(key, ownerToken, LockScripts.ACQUIRE, List.of(keys.lock(), keys.fence()),
-				ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention);
+		AcquireResult result = acquired(key, ownerToken, false, LockScripts.ACQUIRE,
+				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting()), ownerToken,
+				RedisCalls.millis(ttl), this.fencingCounterRetention, this.writerWaitTimeout);
+		if (result instanceof AcquireResult.Acquired) {
+			this.scripts.loadOnce();
+		}
+		return result;
+	}
+
+	@Override
+	public AcquireResult tryAcquireRead(String key, String ownerToken, Duration ttl) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		AcquireResult result = acquired(key, ownerToken, true, LockScripts.ACQUIRE_READ,
+				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting()), ownerToken,
+				RedisCalls.millis(ttl));
 		if (result instanceof AcquireResult.Acquired) {
 			this.scripts.loadOnce();
 		}
@@ -168,10 +205,11 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	@Override
 	public AcquireResult tryAcquireFair(String key, String ownerToken, Duration ttl, Duration queueTimeout) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		AcquireResult result = acquired(key, ownerToken, LockScripts.ACQUIRE_FAIR,
-				List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts()), ownerToken,
-				RedisCalls.millis(ttl), this.fencingCounterRetention, RedisCalls.millis(queueTimeout), keys.channel(),
-				this.publishCommand);
+		AcquireResult result = acquired(key, ownerToken, false, LockScripts.ACQUIRE_FAIR,
+				List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts(), keys.readHolds(),
+						keys.writerWaiting()),
+				ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, RedisCalls.millis(queueTimeout),
+				keys.channel(), this.publishCommand, this.writerWaitTimeout);
 		if (result instanceof AcquireResult.Acquired) {
 			this.scripts.loadOnce();
 		}
@@ -183,8 +221,8 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 	 * did not acknowledge in time.
 	 */
 	@SuppressWarnings("rawtypes")
-	private AcquireResult acquired(String key, String ownerToken, RedisScript<List> script, List<String> keys,
-			String... args) {
+	private AcquireResult acquired(String key, String ownerToken, boolean read, RedisScript<List> script,
+			List<String> keys, String... args) {
 		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
 		try {
 			ReplicaAcknowledgement.Acknowledged<List> reply = RedisCalls.reply(
@@ -192,7 +230,12 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 					"acquire");
 			AcquireResult result = RedisCalls.acquireResult(reply.reply());
 			if (result instanceof AcquireResult.Acquired && acknowledgement.isShort(reply)) {
-				release(key, ownerToken);
+				if (read) {
+					releaseRead(key, ownerToken);
+				}
+				else {
+					release(key, ownerToken);
+				}
 				return new AcquireResult.NotConfirmed(acknowledgement.shortfall(reply.replicas()));
 			}
 			return result;
@@ -234,16 +277,33 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 		return RedisCalls.reply(released, "release") == 1L;
 	}
 
+	/**
+	 * Release a read hold and, when it was the last, publish the release as
+	 * {@link #release} does, so that a waiting writer wakes up.
+	 */
+	@Override
+	public boolean releaseRead(String key, String ownerToken) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		Long released = SlotMigrationRetry.call(() -> RedisCalls.call(key, "release the read hold of",
+				() -> this.redis.execute(LockScripts.RELEASE_READ, List.of(keys.readHolds(), keys.queue()), ownerToken,
+						keys.channel(), key, this.publishCommand)));
+		return RedisCalls.reply(released, "release-read") == 1L;
+	}
+
+	/**
+	 * Renew the lock of the owner, or its read hold of the key: the lock key is checked
+	 * first, so renewing a write lease costs what it did before read holds existed.
+	 */
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
 		if (RedisLockKeys.resourceOfPermits(key) != null) {
 			return renewAll(List.of(new Renewal(key, ownerToken, ttl)))[0];
 		}
-		String lockKey = RedisLockKeys.lockKey(key);
+		List<String> keys = List.of(RedisLockKeys.lockKey(key), RedisLockKeys.readHoldsOf(key));
 		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
-		ReplicaAcknowledgement.Acknowledged<Long> renewed = RedisCalls
-			.reply(RedisCalls.call(key, "renew", () -> acknowledgement.run(this.redis, LockScripts.RENEW,
-					List.of(lockKey), ownerToken, RedisCalls.millis(ttl))), "renew");
+		ReplicaAcknowledgement.Acknowledged<Long> renewed = RedisCalls.reply(RedisCalls.call(key, "renew",
+				() -> acknowledgement.run(this.redis, LockScripts.RENEW, keys, ownerToken, RedisCalls.millis(ttl))),
+				"renew");
 		boolean held = renewed.reply() == 1L;
 		if (held && acknowledgement.isShort(renewed)) {
 			throw new LockBackendException(key,
@@ -304,6 +364,10 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 		return RedisCalls.reply(removed, "force-release") == 1L;
 	}
 
+	/**
+	 * Read the lock key and, only when the owner does not hold the lock, look for its
+	 * read hold with a second call: a writer's check stays one plain {@code GET}.
+	 */
 	@Override
 	public boolean isHeld(String key, String ownerToken) {
 		String permitsOf = RedisLockKeys.resourceOfPermits(key);
@@ -311,7 +375,13 @@ public class RedisLockClient implements FairLockClient, RaisableFencingLockClien
 			return this.permits.isHeld(permitsOf, ownerToken);
 		}
 		String lockKey = RedisLockKeys.lockKey(key);
-		return ownerToken.equals(RedisCalls.call(key, "check", () -> this.redis.opsForValue().get(lockKey)));
+		if (ownerToken.equals(RedisCalls.call(key, "check", () -> this.redis.opsForValue().get(lockKey)))) {
+			return true;
+		}
+		String readHolds = RedisLockKeys.readHoldsOf(key);
+		Long held = RedisCalls.call(key, "check the read hold of",
+				() -> this.redis.execute(LockScripts.READ_HELD, List.of(readHolds), ownerToken));
+		return held != null && held == 1L;
 	}
 
 	@Override

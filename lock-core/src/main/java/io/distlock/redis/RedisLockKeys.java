@@ -31,12 +31,12 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
  * find with {@code redis-cli}. Every other name is derived as
  * <code>{T}&#x241F;type&#x241F;R</code>: a hash tag <code>T</code>, the separator
  * {@link #SEPARATOR} (U+001F, shown here as &#x241F;), the type ({@code fence},
- * {@code queue}, {@code queue-timeouts}), the separator again and the resource
- * <code>R</code>. The release channel is {@link #CHANNEL_PREFIX} followed by
- * <code>{T}&#x241F;R</code>, so that one pattern subscription ({@link #CHANNEL_PATTERN})
- * hears the releases of every lock and nothing else. No resource may contain a control
- * character, the separator among them ({@link #of} rejects one, as do the lock request
- * and the key prefix before it).
+ * {@code queue}, {@code queue-timeouts}, {@code read-holds}, {@code writer-waiting}), the
+ * separator again and the resource <code>R</code>. The release channel is
+ * {@link #CHANNEL_PREFIX} followed by <code>{T}&#x241F;R</code>, so that one pattern
+ * subscription ({@link #CHANNEL_PATTERN}) hears the releases of every lock and nothing
+ * else. No resource may contain a control character, the separator among them
+ * ({@link #of} rejects one, as do the lock request and the key prefix before it).
  *
  * <p>
  * Why no two resources can share a name, whatever their keys: <code>T</code> holds no
@@ -61,9 +61,14 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
  * @param queue the list of fair waiters' owner tokens, in arrival order
  * @param queueTimeouts the sorted set of the same tokens, scored by when each waiter's
  * place expires
+ * @param readHolds the sorted set of readers' owner tokens, scored by when each read
+ * lease expires
+ * @param writerWaiting the marker of a writer waiting for readers, which keeps new
+ * readers out
  * @param channel the channel a release is published on
  */
-record RedisLockKeys(String lock, String fence, String queue, String queueTimeouts, String channel) {
+record RedisLockKeys(String lock, String fence, String queue, String queueTimeouts, String readHolds,
+		String writerWaiting, String channel) {
 
 	/**
 	 * The start of every release channel name.
@@ -97,7 +102,21 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 		validate(resource);
 		String tag = "{" + hashTag(resource) + "}";
 		return new RedisLockKeys(resource, derived(tag, "fence", resource), derived(tag, "queue", resource),
-				derived(tag, "queue-timeouts", resource), CHANNEL_PREFIX + tag + SEPARATOR + resource);
+				derived(tag, "queue-timeouts", resource), derived(tag, "read-holds", resource),
+				derived(tag, "writer-waiting", resource), CHANNEL_PREFIX + tag + SEPARATOR + resource);
+	}
+
+	/**
+	 * Return the read holds of the given resource alone, without deriving the other
+	 * names: for the calls that touch only the lock key and its read holds (renewal).
+	 * @param resource the lock resource
+	 * @return the name of the sorted set of the resource's read holds
+	 * @throws IllegalArgumentException if the resource is empty or holds a control
+	 * character
+	 */
+	static String readHoldsOf(String resource) {
+		validate(resource);
+		return derived("{" + hashTag(resource) + "}", "read-holds", resource);
 	}
 
 	/**

@@ -84,7 +84,9 @@ final class RenewalBatches {
 
 	private void renewBatch(List<Renewal> renewals, List<String> lockKeys, List<Integer> batch, boolean[] renewed,
 			ReplicaAcknowledgement acknowledgement) {
-		List<String> keys = new ArrayList<>(batch.size());
+		String first = renewals.get(batch.get(0)).key();
+		String permitsOf = RedisLockKeys.resourceOfPermits(first);
+		List<String> keys = new ArrayList<>(batch.size() * 2);
 		String[] args = new String[batch.size() * 2];
 		for (int i = 0; i < batch.size(); i++) {
 			Renewal renewal = renewals.get(batch.get(i));
@@ -92,8 +94,14 @@ final class RenewalBatches {
 			args[i] = renewal.ownerToken();
 			args[batch.size() + i] = RedisCalls.millis(renewal.ttl());
 		}
-		String first = renewals.get(batch.get(0)).key();
-		String permitsOf = RedisLockKeys.resourceOfPermits(first);
+		if (permitsOf == null) {
+			// The lock keys first, then the read holds of each in the same order: a lease
+			// is either a write lease or a read hold, and the script looks at both. A
+			// batch of permits holds their sorted sets only.
+			for (int i = 0; i < batch.size(); i++) {
+				keys.add(RedisLockKeys.readHoldsOf(renewals.get(batch.get(i)).key()));
+			}
+		}
 		// Errors name a permit's resource, not its lease key with control characters.
 		List<?> replies = (permitsOf != null)
 				? renewBatch(permitsOf, LockScripts.RENEW_PERMITS, keys, args, acknowledgement)

@@ -14,13 +14,20 @@
 -- ARGV[4]  how long this caller's place is kept without another call, in milliseconds;
 --          0 to try once without joining the queue
 -- ARGV[5]  the release channel, to wake the waiter that became first when the lock is free
+-- KEYS[5]  the read holds, as in acquire.lua
+-- KEYS[6]  the writer-waiting marker, as in acquire.lua
 -- ARGV[6]  PUBLISH, or SPUBLISH to publish on the sharded channel (Redis Cluster); Redis
 --          before 7 has no sharded channels and always gets PUBLISH
+-- ARGV[7]  how long the writer-waiting marker lives without another attempt, in
+--          milliseconds
 --
 -- Returns {1, fencing token} when the lock was taken (fencing tokens as in acquire.lua),
 -- or {0, milliseconds}: while the lock is held, the holder's remaining lease (-1 when the
--- key has no expiry); while it is free for an earlier waiter, how long that waiter's
--- place is kept.
+-- key has no expiry); while readers hold the key, as in acquire.lua; while it is free for
+-- an earlier waiter, how long that waiter's place is kept.
+--
+-- A fair lock is a write lock: it waits for readers, and its waiting keeps new readers
+-- out, as in acquire.lua.
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local expired = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
@@ -30,8 +37,22 @@ for _, waiter in ipairs(expired) do
 end
 local first = redis.call('LINDEX', KEYS[3], 0)
 local free = redis.call('EXISTS', KEYS[1]) == 0
+local readLease
+if free and redis.call('EXISTS', KEYS[5], KEYS[6]) > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+  local latest = redis.call('ZRANGE', KEYS[5], -1, -1, 'WITHSCORES')[2]
+  if latest then
+    free = false
+    local wait = tonumber(ARGV[7])
+    readLease = math.min(tonumber(latest) - now, math.floor(wait / 2))
+    redis.call('SET', KEYS[6], ARGV[1], 'PX', wait)
+  end
+end
 if free and (not first or first == ARGV[1]) then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  if redis.call('GET', KEYS[6]) == ARGV[1] then
+    redis.call('DEL', KEYS[6])
+  end
   if first then
     redis.call('LPOP', KEYS[3])
     redis.call('ZREM', KEYS[4], ARGV[1])
@@ -53,6 +74,9 @@ if place > 0 then
   local latest = redis.call('ZRANGE', KEYS[4], -1, -1, 'WITHSCORES')[2]
   redis.call('PEXPIREAT', KEYS[3], latest)
   redis.call('PEXPIREAT', KEYS[4], latest)
+end
+if readLease then
+  return {0, readLease}
 end
 if not free then
   return {0, redis.call('PTTL', KEYS[1])}

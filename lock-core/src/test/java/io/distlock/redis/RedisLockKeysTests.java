@@ -47,7 +47,8 @@ class RedisLockKeysTests {
 			"{x}:queue-timeouts", "{t}:42", "{t}:42:fence", "{t}:42:queue", "{t}:42:queue-timeouts", "{t}:42:channel",
 			"order:42", "{order:42}:fence", "{order:42}:queue", "a}b", "{}x", "{}", "}{", "{", "}", "{{x}}", "}}}",
 			"{a}{b}", "{a{b}c}", "{a{b}", "{" + Integer.toHexString("a}b".hashCode()) + "}a}b", "fence", "queue",
-			"ключ 🔒", "{ключ}}", "*?[a]", "distlock:released:{x}");
+			"ключ 🔒", "{ключ}}", "*?[a]", "distlock:released:{x}", "{x}:read-holds", "{x}:writer-waiting",
+			"read-holds", "writer-waiting");
 
 	static Stream<String> resources() {
 		// With the default prefix, an empty one, and one full of braces.
@@ -61,7 +62,8 @@ class RedisLockKeysTests {
 		Map<String, String> owners = new HashMap<>();
 		resources().forEach((resource) -> {
 			RedisLockKeys keys = RedisLockKeys.of(resource);
-			for (String name : List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts())) {
+			for (String name : List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts(), keys.readHolds(),
+					keys.writerWaiting())) {
 				String owner = owners.putIfAbsent(name, resource);
 				assertThat(owner).as("'%s' is a name of '%s' and of '%s'", name, resource, owner).isNull();
 			}
@@ -83,7 +85,15 @@ class RedisLockKeysTests {
 		assertThat(slot(keys.fence())).isEqualTo(slot);
 		assertThat(slot(keys.queue())).isEqualTo(slot);
 		assertThat(slot(keys.queueTimeouts())).isEqualTo(slot);
+		assertThat(slot(keys.readHolds())).isEqualTo(slot);
+		assertThat(slot(keys.writerWaiting())).isEqualTo(slot);
 		assertThat(slot(keys.channel())).isEqualTo(slot);
+	}
+
+	@ParameterizedTest
+	@MethodSource("resources")
+	void readHoldsAloneAreNamedAsAmongAllNames(String resource) {
+		assertThat(RedisLockKeys.readHoldsOf(resource)).isEqualTo(RedisLockKeys.of(resource).readHolds());
 	}
 
 	@ParameterizedTest

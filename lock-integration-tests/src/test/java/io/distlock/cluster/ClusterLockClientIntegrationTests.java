@@ -179,6 +179,45 @@ class ClusterLockClientIntegrationTests {
 		}
 	}
 
+	@ParameterizedTest(name = "sharded release messages: {0}")
+	@ValueSource(booleans = { true, false })
+	void readHoldsWorkOnKeysOfEveryShapeSpreadOverAllPrimaries(boolean sharded) {
+		RedisLockClient client = this.application.client;
+		client.setShardedReleaseMessages(sharded);
+		Set<RedisServer> owners = new HashSet<>();
+		List<Renewal> renewals = new ArrayList<>();
+		List<String> keys = keys(10);
+		for (String key : keys) {
+			RedisServer owner = redis.cluster().primaryForKey(key);
+			owners.add(owner);
+			assertThat(client.tryAcquireRead(key, "r1", TTL)).as(key).isInstanceOf(AcquireResult.Acquired.class);
+			assertThat(client.tryAcquireRead(key, "r2", TTL)).as(key).isInstanceOf(AcquireResult.Acquired.class);
+			assertThat(client.tryAcquire(key, "w", TTL)).as(key).isInstanceOf(AcquireResult.Busy.class);
+			assertThat(client.tryAcquireFair(key, "f", TTL, QUEUE_TIMEOUT)).as(key)
+				.isInstanceOf(AcquireResult.Busy.class);
+			assertThat(client.tryAcquireRead(key, "r3", TTL)).as("reader after a waiting writer on %s", key)
+				.isInstanceOf(AcquireResult.Busy.class);
+			assertThat(client.renew(key, "r1", TTL)).as(key).isTrue();
+			assertThat(client.isHeld(key, "r1")).as(key).isTrue();
+			assertThat(namesOfLockIn(owner, key)).as("names of %s on the owner of its slot", key)
+				.contains(derived("read-holds", key), derived("writer-waiting", key));
+			renewals.add(new Renewal(key, "r1", TTL));
+			renewals.add(new Renewal(key, "r2", TTL));
+		}
+		assertThat(owners).as("primaries holding locks")
+			.containsExactlyInAnyOrderElementsOf(redis.cluster().primaries());
+		boolean[] renewed = client.renewAll(renewals);
+		for (int i = 0; i < renewed.length; i++) {
+			assertThat(renewed[i]).as("renewed %s", renewals.get(i)).isTrue();
+		}
+		for (String key : keys) {
+			assertThat(client.releaseRead(key, "r1")).as(key).isTrue();
+			assertThat(client.releaseRead(key, "r2")).as(key).isTrue();
+			assertThat(client.tryAcquire(key, "w", TTL)).as(key).isInstanceOf(AcquireResult.Acquired.class);
+			assertThat(client.release(key, "w")).as(key).isTrue();
+		}
+	}
+
 	/**
 	 * Lock resources as the template makes them ("lock:" and the key), of every shape
 	 * that hashes differently: plain, with a hash tag, with a stray '}', with an empty

@@ -203,8 +203,10 @@ public class CostBreakdownBenchmark {
 				case "scripts-lettuce" -> {
 					RedisCommands<String, String> commands = commands();
 					List<Object> acquired = commands.evalsha(this.acquireSha, ScriptOutputType.MULTI,
-							new String[] { "lock:" + KEY, "{lock:" + KEY + "}\u001ffence\u001flock:" + KEY }, token,
-							String.valueOf(TTL.toMillis()), "3600000");
+							new String[] { "lock:" + KEY, "{lock:" + KEY + "}\u001ffence\u001flock:" + KEY,
+									"{lock:" + KEY + "}\u001fread-holds\u001flock:" + KEY,
+									"{lock:" + KEY + "}\u001fwriter-waiting\u001flock:" + KEY },
+							token, String.valueOf(TTL.toMillis()), "3600000", "2000");
 					check(Long.valueOf(1).equals(acquired.get(0)));
 					commands.evalsha(this.releaseSha, ScriptOutputType.INTEGER,
 							new String[] { "lock:" + KEY, "{lock:" + KEY + "}\u001fqueue\u001flock:" + KEY }, token,

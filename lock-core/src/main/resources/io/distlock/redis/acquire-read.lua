@@ -1,0 +1,35 @@
+-- Takes a read hold of the key: shared with every other reader, refused while a writer
+-- holds the lock or waits for it (so that a stream of readers cannot starve a writer).
+-- Each reader has a lease of its own, so a reader that crashed gives its hold back when
+-- its lease runs out.
+--
+-- KEYS[1]  the lock key; holds the writer's owner token while the lock is held
+-- KEYS[2]  the fencing counter, in the same hash slot
+-- KEYS[3]  the read holds: a sorted set of the readers' owner tokens, scored by the Redis
+--          time in milliseconds at which each read lease expires; in the same hash slot
+-- KEYS[4]  the writer-waiting marker, in the same hash slot
+-- ARGV[1]  the owner token of this acquisition
+-- ARGV[2]  the lease time in milliseconds
+--
+-- Returns {1, last fencing token} when the hold was taken: the token of the latest writer,
+-- or 0 when the counter is gone; readers share it and do not raise it. Returns {0,
+-- milliseconds} when it was not: the writer's remaining lease (-1 when the lock key has
+-- no expiry), or how long the waiting writer's marker still lives.
+--
+-- The sorted set expires with its latest lease, so that a key whose readers all crashed
+-- costs a writer nothing more than on a key never read.
+local lease = redis.call('PTTL', KEYS[1])
+if lease ~= -2 then
+  return {0, lease}
+end
+local waiting = redis.call('PTTL', KEYS[4])
+if waiting ~= -2 then
+  return {0, waiting}
+end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[1])
+local latest = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
+redis.call('PEXPIREAT', KEYS[3], latest)
+return {1, tonumber(redis.call('GET', KEYS[2])) or 0}
