@@ -59,9 +59,13 @@ public class LockBackendException extends DistributedLockException {
 	}
 
 	/**
-	 * Return an exception like the given store failure, about the caller's key.
+	 * Return an exception like the given store failure, about the caller's key, as the
+	 * templates report a store's failure.
+	 * @param key the lock key as the caller gave it, without the key prefix
+	 * @param storeFailure what the store threw, about its own key
+	 * @return the failure about the caller's key, or the given one if it already is
 	 */
-	static LockBackendException forKey(String key, LockBackendException storeFailure) {
+	public static LockBackendException forKey(String key, LockBackendException storeFailure) {
 		if (key.equals(storeFailure.getKey())) {
 			return storeFailure;
 		}

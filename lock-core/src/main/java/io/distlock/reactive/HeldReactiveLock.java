@@ -221,7 +221,7 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 	private Throwable releaseFailed(Throwable ex) {
 		this.listener.onReleaseFailed(this.key, this.request.name(),
 				Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos), ex);
-		return (ex instanceof LockBackendException failure) ? ReactiveLockTemplate.forKey(this.key, failure) : ex;
+		return (ex instanceof LockBackendException failure) ? LockBackendException.forKey(this.key, failure) : ex;
 	}
 
 	@Override

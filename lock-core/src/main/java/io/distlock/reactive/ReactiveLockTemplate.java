@@ -389,7 +389,7 @@ public class ReactiveLockTemplate {
 			String owner = this.ownerTokens.next();
 			Observation acquiring = observation(LockObservationContext.Phase.ACQUIRE, request).start();
 			return this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime())
-				.onErrorMap(LockBackendException.class, (ex) -> forKey(request.key(), ex))
+				.onErrorMap(LockBackendException.class, (ex) -> LockBackendException.forKey(request.key(), ex))
 				.map((attempt) -> outcome(request, resource, owner, attempt, start, acquiring))
 				.doOnError((ex) -> stop(acquiring, "failed", -1, ex))
 				.doOnCancel(() -> stop(acquiring, "cancelled", -1, null));
@@ -497,14 +497,6 @@ public class ReactiveLockTemplate {
 
 	private static <T> Flux<T> orEmpty(@Nullable Publisher<T> publisher) {
 		return (publisher != null) ? Flux.from(publisher) : Flux.empty();
-	}
-
-	/**
-	 * Return an exception like the given store failure, about the caller's key.
-	 */
-	static LockBackendException forKey(String key, LockBackendException storeFailure) {
-		return key.equals(storeFailure.getKey()) ? storeFailure : new LockBackendException(key,
-				storeFailure.getStoreKey(), storeFailure.getMessage(), storeFailure.getCause());
 	}
 
 	/**
