@@ -60,7 +60,7 @@ final class AsyncLockExecution {
 		LockHandle held = LockContext.find(request.key());
 		if (held != null) {
 			try {
-				LockTemplate.assertReenterable(held, request.key());
+				LockTemplate.assertReenterable(held, request);
 			}
 			catch (LockAcquisitionException ex) {
 				return CompletableFuture.failedFuture(ex);

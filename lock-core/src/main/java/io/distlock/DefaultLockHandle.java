@@ -58,6 +58,8 @@ final class DefaultLockHandle implements LockHandle {
 
 	private final LockListener listener;
 
+	private final LockKind kind;
+
 	private final long acquiredAtNanos = System.nanoTime();
 
 	private final Thread holder = Thread.currentThread();
@@ -79,7 +81,13 @@ final class DefaultLockHandle implements LockHandle {
 
 	DefaultLockHandle(String key, String name, String resource, String ownerToken, long fencingToken, LockClient client,
 			LockListener listener) {
+		this(key, name, resource, ownerToken, fencingToken, client, listener, LockKind.exclusive(client));
+	}
+
+	DefaultLockHandle(String key, String name, String resource, String ownerToken, long fencingToken, LockClient client,
+			LockListener listener, LockKind kind) {
 		this.key = key;
+		this.kind = kind;
 		this.name = name;
 		this.resource = resource;
 		this.ownerToken = ownerToken;
@@ -106,10 +114,26 @@ final class DefaultLockHandle implements LockHandle {
 		return this.ownerToken;
 	}
 
+	/**
+	 * Return how this handle holds its key.
+	 * @return the kind of hold
+	 */
+	LockKind kind() {
+		return this.kind;
+	}
+
+	/**
+	 * Return the name under which the store renews and checks this hold's lease.
+	 * @return the lease key
+	 */
+	String leaseKey() {
+		return this.kind.leaseKey(this.resource);
+	}
+
 	@Override
 	public boolean isHeld() {
 		try {
-			return this.state.get() == State.HELD && this.client.isHeld(this.resource, this.ownerToken);
+			return this.state.get() == State.HELD && this.client.isHeld(leaseKey(), this.ownerToken);
 		}
 		catch (LockBackendException ex) {
 			throw LockBackendException.forKey(this.key, ex);
@@ -174,7 +198,8 @@ final class DefaultLockHandle implements LockHandle {
 		Duration remaining = (this.state.get() == State.HELD && now.isBefore(expiresAt))
 				? Duration.between(now, expiresAt) : null;
 		return new HeldLock(this.key, request.name(), this.fencingToken, tracking.acquiredAt(),
-				Duration.between(tracking.acquiredAt(), now), remaining, this.holder.getName(), request.autoRenew());
+				Duration.between(tracking.acquiredAt(), now), remaining, this.holder.getName(), request.autoRenew(),
+				request.mode(), request.permits());
 	}
 
 	/**
@@ -230,7 +255,7 @@ final class DefaultLockHandle implements LockHandle {
 		Duration held = Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos);
 		boolean released;
 		try {
-			released = this.client.release(this.resource, this.ownerToken);
+			released = this.kind.release(this.resource, this.ownerToken);
 		}
 		catch (RuntimeException ex) {
 			// Released or not, the lock ends here for this handle: it is never closed
@@ -270,8 +295,8 @@ final class DefaultLockHandle implements LockHandle {
 
 	@Override
 	public String toString() {
-		return "LockHandle[key='" + this.key + "', fencingToken=" + this.fencingToken + ", state=" + this.state.get()
-				+ "]";
+		return "LockHandle[key='" + this.key + "', " + this.kind.describe() + ", fencingToken=" + this.fencingToken
+				+ ", state=" + this.state.get() + "]";
 	}
 
 	private record Tracking(LockRequest request, Instant acquiredAt, @Nullable Lease lease,

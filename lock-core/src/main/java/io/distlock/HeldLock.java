@@ -21,6 +21,8 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.annotation.LockMode;
+
 /**
  * A snapshot of one lock this instance holds, as the {@code locks} endpoint shows it.
  *
@@ -34,8 +36,28 @@ import org.jspecify.annotations.Nullable;
  * found lost
  * @param holder the name of the thread that took it
  * @param autoRenew whether its lease is renewed while held
+ * @param mode how the key is held: exclusive, for reading or for writing
+ * @param permits how many holders the key may have at once: 1 for a plain lock, more for
+ * a concurrency limit, of which this is one holder
  */
 public record HeldLock(String key, String name, long fencingToken, Instant acquiredAt, Duration heldFor,
-		@Nullable Duration leaseRemaining, String holder, boolean autoRenew) {
+		@Nullable Duration leaseRemaining, String holder, boolean autoRenew, LockMode mode, int permits) {
+
+	/**
+	 * Describe an exclusive lock.
+	 * @param key the lock key, without the key prefix
+	 * @param name the lock's name, empty when unnamed
+	 * @param fencingToken the fencing token of the acquisition
+	 * @param acquiredAt when it was acquired
+	 * @param heldFor how long it has been held
+	 * @param leaseRemaining how long the lease lasts without another renewal, or
+	 * {@code null}
+	 * @param holder the name of the thread that took it
+	 * @param autoRenew whether its lease is renewed while held
+	 */
+	public HeldLock(String key, String name, long fencingToken, Instant acquiredAt, Duration heldFor,
+			@Nullable Duration leaseRemaining, String holder, boolean autoRenew) {
+		this(key, name, fencingToken, acquiredAt, heldFor, leaseRemaining, holder, autoRenew, LockMode.EXCLUSIVE, 1);
+	}
 
 }

@@ -132,20 +132,38 @@ final class LockAcquirer {
 	 */
 	Attempt acquire(String key, String ownerToken, Duration ttl, Duration waitTime, boolean fair)
 			throws InterruptedException {
+		return acquire(key, ownerToken, ttl, waitTime, fair, LockKind.exclusive(this.client));
+	}
+
+	/**
+	 * Take the key the given way, waiting up to the given time while it is busy, as
+	 * {@link #acquire(String, String, Duration, Duration, boolean)} does for the
+	 * exclusive lock.
+	 * @param key the resource name
+	 * @param ownerToken the token of this acquisition
+	 * @param ttl the lease time
+	 * @param waitTime how long to wait; zero means try once
+	 * @param fair whether to take the lock in arrival order (exclusive or write only)
+	 * @param kind how the key is held
+	 * @return the last attempt
+	 * @throws InterruptedException if the thread was interrupted while waiting
+	 */
+	Attempt acquire(String key, String ownerToken, Duration ttl, Duration waitTime, boolean fair, LockKind kind)
+			throws InterruptedException {
 		Assert.isTrue(!fair || this.fairClient != null,
 				() -> "Lock '" + key + "' was requested fair, but the lock store " + this.client.getClass().getName()
 						+ " cannot take locks in arrival order (it is no FairLockClient)");
 		if (waitTime.isZero()) {
-			return confirmed(key, attempt(key, ownerToken, ttl, fair, Duration.ZERO));
+			return confirmed(key, attempt(key, ownerToken, ttl, fair, Duration.ZERO, kind));
 		}
 		long deadline = System.nanoTime() + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
 		Attempt attempt = null;
 		// Registered before the first attempt, so a release right after it is not missed.
 		try (LockWaiter.Waiter waiting = this.waiter.register(fair ? ownerToken : key, key)) {
-			attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
+			attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout, kind);
 			while (!(attempt.result() instanceof AcquireResult.Acquired) && deadline - System.nanoTime() > 0) {
 				waiting.await(retryNanos(attempt.result()), deadline);
-				attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout);
+				attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout, kind);
 			}
 			return confirmed(key, attempt);
 		}
@@ -156,18 +174,39 @@ final class LockAcquirer {
 		}
 	}
 
-	private Attempt attempt(String key, String ownerToken, Duration ttl, boolean fair, Duration queueTimeout)
-			throws InterruptedException {
+	/**
+	 * Try once to take the key the given way, without waiting and without a fair queue.
+	 * @param key the resource name
+	 * @param ownerToken the token of this acquisition
+	 * @param ttl the lease time
+	 * @param kind how the key is held
+	 * @return the attempt
+	 * @throws InterruptedException if the thread was interrupted during the call
+	 */
+	Attempt tryOnce(String key, String ownerToken, Duration ttl, LockKind kind) throws InterruptedException {
+		return confirmed(key, attempt(key, ownerToken, ttl, false, Duration.ZERO, kind));
+	}
+
+	/**
+	 * Return the waiter that parks callers of busy locks.
+	 * @return the waiter
+	 */
+	LockWaiter waiter() {
+		return this.waiter;
+	}
+
+	private Attempt attempt(String key, String ownerToken, Duration ttl, boolean fair, Duration queueTimeout,
+			LockKind kind) throws InterruptedException {
 		long sentAt = System.nanoTime();
 		try {
 			return new Attempt(fair ? fairClient().tryAcquireFair(key, ownerToken, ttl, queueTimeout)
-					: this.client.tryAcquire(key, ownerToken, ttl), sentAt);
+					: kind.tryAcquire(key, ownerToken, ttl), sentAt);
 		}
 		catch (RuntimeException ex) {
 			// An interrupt makes the Redis client abandon the call; that is the interrupt
 			// of the wait, not a broken backend.
 			boolean interrupted = Thread.interrupted();
-			giveBack(key, ownerToken, ex);
+			giveBack(key, ownerToken, ex, kind);
 			if (interrupted) {
 				InterruptedException interruptedException = new InterruptedException();
 				interruptedException.initCause(ex);
@@ -189,11 +228,11 @@ final class LockAcquirer {
 	 * a Redis that stopped answering it would take one more command timeout. A release
 	 * that fails is logged; the lock then expires after its ttl.
 	 */
-	private void giveBack(String key, String ownerToken, RuntimeException failure) {
+	private void giveBack(String key, String ownerToken, RuntimeException failure, LockKind kind) {
 		try {
 			this.giveBack.execute(() -> {
 				try {
-					this.client.release(key, ownerToken);
+					kind.release(key, ownerToken);
 				}
 				catch (RuntimeException ex) {
 					logger.debug("Could not give back lock '" + key + "' after a failed attempt (" + failure
@@ -243,7 +282,7 @@ final class LockAcquirer {
 	 * How long the holder may keep the lock at most, or -1 when unknown: then the waiter
 	 * backs off.
 	 */
-	private static long retryNanos(AcquireResult result) {
+	static long retryNanos(AcquireResult result) {
 		Duration remaining = (result instanceof AcquireResult.Busy busy) ? busy.remainingTtl() : null;
 		return (remaining != null) ? remaining.toNanos() : -1;
 	}

@@ -18,6 +18,7 @@ package io.distlock;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
@@ -57,6 +58,17 @@ public final class LockContext {
 	public static Optional<LockHandle> current() {
 		Deque<LockHandle> handles = held.get();
 		return (handles != null) ? Optional.ofNullable(handles.peekLast()) : Optional.empty();
+	}
+
+	/**
+	 * Return every lock the current thread holds through the annotation or
+	 * {@code LockTemplate.execute}, outermost first: all keys of a multi-key lock among
+	 * them.
+	 * @return a snapshot of the held locks, empty outside any locked method
+	 */
+	public static List<LockHandle> held() {
+		Deque<LockHandle> handles = held.get();
+		return (handles != null) ? List.copyOf(handles) : List.of();
 	}
 
 	/**

@@ -18,12 +18,20 @@ package io.distlock;
 
 import java.time.Duration;
 
+import io.distlock.annotation.LockMode;
+
 import org.springframework.util.Assert;
 
 /**
  * What to lock and how: the key, the lease time, how long to wait for a busy lock,
- * whether the lease is renewed while the lock is held, and whether waiters get the lock
- * in arrival order.
+ * whether the lease is renewed while the lock is held, whether waiters get the lock in
+ * arrival order, and whether it is held alone, shared with readers, or as one of a number
+ * of permits.
+ *
+ * <pre class="code">
+ * LockRequest.of("report:" + id, ttl, wait).withMode(LockMode.READ);
+ * LockRequest.of("exports", ttl, wait).withPermits(5);
+ * </pre>
  *
  * @param key the lock key, without the configured key prefix; any non-blank string of at
  * most {@value #MAX_KEY_BYTES} bytes in UTF-8 without control characters
@@ -40,8 +48,15 @@ import org.springframework.util.Assert;
  * endpoint, such as {@code orders}: a name the code chooses, never data (unlike the key),
  * so that it is a bounded tag; empty when unnamed; at most {@value #MAX_NAME_LENGTH}
  * characters without control characters
+ * @param mode how the key is held: {@link LockMode#EXCLUSIVE} (the default) and
+ * {@link LockMode#WRITE} are the same lock, {@link LockMode#READ} shares the key with
+ * other readers; fair requests are exclusive or write requests
+ * @param permits how many holders the key may have at once across all applications: 1
+ * (the default) is the plain lock; more makes the key a concurrency limit, each holder
+ * with a lease of its own, in {@link LockMode#EXCLUSIVE} mode and not fair
  */
-public record LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, String name) {
+public record LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, String name,
+		LockMode mode, int permits) {
 
 	/**
 	 * The longest name accepted, in characters.
@@ -80,6 +95,28 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 		Assert.isTrue(name.length() <= MAX_NAME_LENGTH && name.chars().noneMatch(Character::isISOControl),
 				() -> "'name' must be at most " + MAX_NAME_LENGTH
 						+ " characters without control characters, a name chosen by the code, not data");
+		Assert.isTrue(mode != null, "'mode' must not be null");
+		Assert.isTrue(permits >= 1, () -> "'permits' must be at least 1 but was " + permits);
+		Assert.isTrue(!fair || mode != LockMode.READ,
+				"A READ lock cannot be fair: fair requests queue for the exclusive (write) lock only");
+		Assert.isTrue(permits == 1 || mode == LockMode.EXCLUSIVE, () -> "'permits' = " + permits
+				+ " cannot be combined with mode " + mode + ": a concurrency limit is neither a read nor a write lock");
+		Assert.isTrue(permits == 1 || !fair, () -> "'permits' = " + permits
+				+ " cannot be combined with fair: permits are not handed out in " + "arrival order");
+	}
+
+	/**
+	 * Create an exclusive request with one permit.
+	 * @param key the lock key
+	 * @param ttl the lease time
+	 * @param waitTime how long to wait for a busy lock
+	 * @param autoRenew whether the lease is renewed while the lock is held
+	 * @param fair whether waiters get the lock in arrival order
+	 * @param name what kind of lock this is, or empty
+	 * @throws IllegalArgumentException naming the argument that is invalid
+	 */
+	public LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, String name) {
+		this(key, ttl, waitTime, autoRenew, fair, name, LockMode.EXCLUSIVE, 1);
 	}
 
 	/**
@@ -123,7 +160,8 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 * @return the new request
 	 */
 	public LockRequest withAutoRenew(boolean autoRenew) {
-		return new LockRequest(this.key, this.ttl, this.waitTime, autoRenew, this.fair, this.name);
+		return new LockRequest(this.key, this.ttl, this.waitTime, autoRenew, this.fair, this.name, this.mode,
+				this.permits);
 	}
 
 	/**
@@ -132,7 +170,8 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 * @return the new request
 	 */
 	public LockRequest withFair(boolean fair) {
-		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, fair, this.name);
+		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, fair, this.name, this.mode,
+				this.permits);
 	}
 
 	/**
@@ -144,7 +183,34 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 * character
 	 */
 	public LockRequest withName(String name) {
-		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, name);
+		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, name, this.mode,
+				this.permits);
+	}
+
+	/**
+	 * Return a copy of this request with the given mode; {@link LockMode#EXCLUSIVE} by
+	 * default.
+	 * @param mode how the key is held
+	 * @return the new request
+	 * @throws IllegalArgumentException if the mode cannot be combined with the request's
+	 * fairness or permits
+	 */
+	public LockRequest withMode(LockMode mode) {
+		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, this.name, mode,
+				this.permits);
+	}
+
+	/**
+	 * Return a copy of this request with the given number of permits: how many holders
+	 * the key may have at once across all applications; 1 by default.
+	 * @param permits the limit, at least 1
+	 * @return the new request
+	 * @throws IllegalArgumentException if {@code permits} is less than 1, or more than 1
+	 * on a fair, read or write request
+	 */
+	public LockRequest withPermits(int permits) {
+		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, this.name, this.mode,
+				permits);
 	}
 
 }

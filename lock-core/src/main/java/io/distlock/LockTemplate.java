@@ -35,6 +35,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.annotation.LockMode;
 import io.distlock.core.AcquireResult;
 import io.distlock.core.FairLockClient;
 import io.distlock.core.InspectableLockClient;
@@ -43,6 +44,8 @@ import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockState;
 import io.distlock.core.LockWaiter;
+import io.distlock.core.PermitLockClient;
+import io.distlock.core.ReadWriteLockClient;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationContext;
 import io.distlock.observation.LockObservationConvention;
@@ -94,6 +97,8 @@ public class LockTemplate {
 
 	private final LockAcquirer acquirer;
 
+	private final MultiKeyAcquirer multiKeyAcquirer;
+
 	private final AsyncLockExecution async = new AsyncLockExecution((request, start) -> acquire(request, start, true));
 
 	private final LockCounters counters = new LockCounters();
@@ -133,6 +138,7 @@ public class LockTemplate {
 		Assert.notNull(waiter, "'waiter' must not be null");
 		this.client = client;
 		this.acquirer = new LockAcquirer(client, waiter);
+		this.multiKeyAcquirer = new MultiKeyAcquirer(this.acquirer);
 		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
 	}
 
@@ -246,6 +252,24 @@ public class LockTemplate {
 	}
 
 	/**
+	 * Tell whether this template's store can hold keys for reading, as
+	 * {@link LockMode#READ} requests need.
+	 * @return whether the store is a {@link ReadWriteLockClient}
+	 */
+	public boolean supportsReadLocks() {
+		return this.client instanceof ReadWriteLockClient;
+	}
+
+	/**
+	 * Tell whether this template's store can hand out a key as a number of permits, as
+	 * requests with {@link LockRequest#withPermits(int) permits} above 1 need.
+	 * @return whether the store is a {@link PermitLockClient}
+	 */
+	public boolean supportsPermits() {
+		return this.client instanceof PermitLockClient;
+	}
+
+	/**
 	 * Acquire a lock whose lease is renewed while held, waiting up to the given time.
 	 * @param key the lock key
 	 * @param ttl the lease time
@@ -348,7 +372,7 @@ public class LockTemplate {
 		Assert.notNull(whenBusy, "'whenBusy' must not be null");
 		LockHandle held = LockContext.find(request.key());
 		if (held != null) {
-			assertReenterable(held, request.key());
+			assertReenterable(held, request);
 			// Re-entered: the outer call holds the lock and releases it.
 			return callback.doWithLock(held);
 		}
@@ -358,14 +382,117 @@ public class LockTemplate {
 			return whenBusy
 				.whenBusy(new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start)));
 		}
+		return releasingAfter(handle::close, "lock '" + request.key() + "'", request.ttl(), () -> {
+			// Spans started by the code are children of the one of holding the lock.
+			try (Observation.Scope scope = ((DefaultLockHandle) handle).holding().openScope()) {
+				return doWithBoundLock(handle, callback);
+			}
+		});
+	}
+
+	/**
+	 * Acquire the locks of several keys, all or none, as described by the request. The
+	 * handle is not bound to the thread: its caller decides where it is used and closed.
+	 * @param request what to lock and how
+	 * @return the held locks, or empty if not all keys were free at once within the wait
+	 * time
+	 * @throws IllegalArgumentException if the request is for READ and the store cannot
+	 * take read locks
+	 * @throws LockBackendException if Redis cannot be reached
+	 * @throws LockAcquisitionException if the thread was interrupted while waiting
+	 */
+	public Optional<MultiLockHandle> tryAcquireAll(MultiLockRequest request) {
+		Assert.notNull(request, "'request' must not be null");
+		return Optional.ofNullable(acquireAll(request, request.keys(), List.of(), System.nanoTime()).locks());
+	}
+
+	/**
+	 * Run the callback under the locks of several keys, taken all or none, and release
+	 * them when it ends, under the release policy described {@link LockTemplate above}.
+	 * Keys the thread holds already through an outer {@code execute} are re-entered; the
+	 * others are taken, and bound to the thread while the callback runs.
+	 * @param <T> the type of the callback's result
+	 * @param <E> the type of exception the callback may throw
+	 * @param request what to lock and how
+	 * @param callback the code to run while holding every lock
+	 * @return the callback's result
+	 * @throws E what the callback threw
+	 * @throws LockAcquisitionException if not all keys were free at once within the wait
+	 * time; the callback did not run
+	 * @throws LockBackendException if Redis cannot be reached
+	 */
+	public <T extends @Nullable Object, E extends Throwable> T executeAll(MultiLockRequest request,
+			MultiLockCallback<T, E> callback) throws E {
+		return executeAll(request, callback, (busy) -> {
+			throw busy;
+		});
+	}
+
+	/**
+	 * Run the callback under the locks of several keys as
+	 * {@link #executeAll(MultiLockRequest, MultiLockCallback)} does, or, when not all
+	 * keys were free at once within the wait time, answer with the busy callback instead.
+	 * @param <T> the type of the result
+	 * @param <E> the type of exception the callbacks may throw
+	 * @param request what to lock and how
+	 * @param callback the code to run while holding every lock
+	 * @param whenBusy what to do when a key stayed busy; its exception names that key
+	 * @return the callback's result, or the busy callback's
+	 * @throws E what a callback threw
+	 * @throws LockBackendException if Redis cannot be reached
+	 */
+	public <T extends @Nullable Object, E extends Throwable> T executeAll(MultiLockRequest request,
+			MultiLockCallback<T, E> callback, LockBusyCallback<T, E> whenBusy) throws E {
+		Assert.notNull(request, "'request' must not be null");
+		Assert.notNull(callback, "'callback' must not be null");
+		Assert.notNull(whenBusy, "'whenBusy' must not be null");
+		List<LockHandle> reentered = new ArrayList<>();
+		List<String> keys = new ArrayList<>();
+		for (String key : request.keys()) {
+			LockHandle held = LockContext.find(key);
+			if (held != null) {
+				assertReenterable(held, request.requestFor(key));
+				reentered.add(held);
+			}
+			else {
+				keys.add(key);
+			}
+		}
+		MultiAcquisition acquisition = acquireAll(request, keys, reentered, System.nanoTime());
+		DefaultMultiLockHandle locks = acquisition.locks();
+		if (locks == null) {
+			LockAcquisitionException busy = acquisition.busy();
+			Assert.state(busy != null, "Neither locks nor a busy key");
+			return whenBusy.whenBusy(busy);
+		}
+		return releasingAfter(locks::close, "locks " + request.keys(), request.ttl(), () -> {
+			for (LockHandle lock : locks.taken()) {
+				LockContext.bind(lock);
+			}
+			try {
+				return callback.doWithLocks(locks);
+			}
+			finally {
+				for (int i = locks.taken().size() - 1; i >= 0; i--) {
+					LockContext.unbind(locks.taken().get(i));
+				}
+			}
+		});
+	}
+
+	/**
+	 * The release policy: release after the code, also when it throws; a failed release
+	 * is suppressed into the code's exception, or logged after code that completed.
+	 */
+	private static <T extends @Nullable Object, E extends Throwable> T releasingAfter(Runnable release,
+			String description, Duration ttl, LockedCode<T, E> code) throws E {
 		T result;
-		// Spans started by the code are children of the one of holding the lock.
-		try (Observation.Scope scope = ((DefaultLockHandle) handle).holding().openScope()) {
-			result = doWithBoundLock(handle, callback);
+		try {
+			result = code.run();
 		}
 		catch (Throwable ex) {
 			try {
-				handle.close();
+				release.run();
 			}
 			catch (RuntimeException releaseFailure) {
 				ex.addSuppressed(releaseFailure);
@@ -373,14 +500,24 @@ public class LockTemplate {
 			throw ex;
 		}
 		try {
-			handle.close();
+			release.run();
 		}
 		catch (RuntimeException ex) {
 			// The work is done: failing now would invite the caller to run it again.
-			logger.warn("Could not release lock '" + request.key() + "' after its code completed; it expires "
-					+ "after its ttl of " + request.ttl().toMillis() + "ms", ex);
+			logger.warn("Could not release " + description + " after its code completed; it expires after its ttl of "
+					+ ttl.toMillis() + "ms", ex);
 		}
 		return result;
+	}
+
+	/**
+	 * The code run under held locks.
+	 */
+	@FunctionalInterface
+	private interface LockedCode<T extends @Nullable Object, E extends Throwable> {
+
+		T run() throws E;
+
 	}
 
 	/**
@@ -435,7 +572,16 @@ public class LockTemplate {
 		return this.async.execute(request, action, whenBusy);
 	}
 
-	static void assertReenterable(LockHandle held, String key) {
+	static void assertReenterable(LockHandle held, LockRequest request) {
+		String key = request.key();
+		if (held instanceof DefaultLockHandle handle && !handle.kind().covers(request)) {
+			// A reader cannot become a writer while it reads: it would wait for itself.
+			throw new LockAcquisitionException(key, Duration.ZERO,
+					"Lock '" + key + "' cannot be taken as " + LockKind.describe(request)
+							+ " by nested code: this thread holds it as " + handle.kind().describe()
+							+ "; the nested code did not run",
+					null);
+		}
 		// Re-entering would run the nested code as if it held a lock that another owner
 		// may hold by now. Taking the lock again would not help: the outer code, told of
 		// the loss, would still work under its old fencing token. So the nested call
@@ -465,12 +611,13 @@ public class LockTemplate {
 				() -> "Lock '" + request.key() + "' was requested fair, but the lock store "
 						+ this.client.getClass().getName()
 						+ " cannot take locks in arrival order (it is no FairLockClient)");
+		LockKind kind = LockKind.of(request, this.client);
 		String resource = this.keyPrefix + request.key();
 		String owner = UUID.randomUUID().toString();
 		Observation acquiring = observation(LockObservationContext.Phase.ACQUIRE, request).start();
 		LockAcquirer.Attempt attempt;
 		try {
-			attempt = this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime(), request.fair());
+			attempt = this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime(), request.fair(), kind);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -492,22 +639,110 @@ public class LockTemplate {
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (attempt.result() instanceof AcquireResult.Acquired acquired) {
 			stop(acquiring, "acquired", acquired.fencingToken(), null);
-			DefaultLockHandle handle = new DefaultLockHandle(request.key(), request.name(), resource, owner,
-					acquired.fencingToken(), this.client, this.listener);
-			Lease lease = request.autoRenew() ? renew(handle, request.ttl(), attempt.sentAtNanos(), detached) : null;
-			handle.track(request, this.renewer.getClock().instant(), lease, this.heldLocks::remove);
-			this.heldLocks.add(handle);
-			Observation holding = observation(LockObservationContext.Phase.HOLD, request);
-			if (holding.getContext() instanceof LockObservationContext context) {
-				context.setFencingToken(acquired.fencingToken());
-			}
-			handle.observeHolding(holding.start());
-			this.listener.onAcquired(request.key(), request.name(), acquired.fencingToken(), waited);
-			return handle;
+			return hold(new MultiKeyAcquirer.Taken(new MultiKeyAcquirer.Target(request, kind, resource), owner,
+					acquired.fencingToken(), attempt.sentAtNanos()), waited, detached);
 		}
 		stop(acquiring, "busy", -1, null);
 		this.listener.onNotAcquired(request.key(), request.name(), waited);
 		return null;
+	}
+
+	/**
+	 * Make a handle of a key just taken: renewed, tracked, observed and reported.
+	 */
+	private DefaultLockHandle hold(MultiKeyAcquirer.Taken taken, Duration waited, boolean detached) {
+		LockRequest request = taken.target().request();
+		DefaultLockHandle handle = new DefaultLockHandle(request.key(), request.name(), taken.target().resource(),
+				taken.ownerToken(), taken.fencingToken(), this.client, this.listener, taken.target().kind());
+		Lease lease = request.autoRenew() ? renew(handle, request.ttl(), taken.sentAtNanos(), detached) : null;
+		handle.track(request, this.renewer.getClock().instant(), lease, this.heldLocks::remove);
+		this.heldLocks.add(handle);
+		Observation holding = observation(LockObservationContext.Phase.HOLD, request);
+		if (holding.getContext() instanceof LockObservationContext context) {
+			context.setFencingToken(taken.fencingToken());
+		}
+		handle.observeHolding(holding.start());
+		this.listener.onAcquired(request.key(), request.name(), taken.fencingToken(), waited);
+		return handle;
+	}
+
+	/**
+	 * Take the given keys of the request, all or none, and make one handle of them and
+	 * the locks re-entered from outer calls.
+	 */
+	private MultiAcquisition acquireAll(MultiLockRequest request, List<String> keys, List<LockHandle> reentered,
+			long start) {
+		List<MultiKeyAcquirer.Target> targets = new ArrayList<>(keys.size());
+		for (String key : keys) {
+			LockRequest single = request.requestFor(key);
+			targets.add(new MultiKeyAcquirer.Target(single, LockKind.of(single, this.client), this.keyPrefix + key));
+		}
+		String description = String.join(", ", request.keys());
+		Observation acquiring = Observation
+			.createNotStarted(this.observationConvention, this.defaultObservationConvention,
+					() -> new LockObservationContext(LockObservationContext.Phase.ACQUIRE, description, request.name()),
+					this.observationRegistry)
+			.start();
+		MultiKeyAcquirer.Outcome outcome;
+		try {
+			outcome = this.multiKeyAcquirer.acquire(targets, request.waitTime(), start);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			Duration waited = Duration.ofNanos(System.nanoTime() - start);
+			LockAcquisitionException failure = new LockAcquisitionException(description, waited,
+					"Interrupted after waiting " + waited.toMillis() + "ms for locks [" + description + "]", ex);
+			stop(acquiring, "failed", -1, failure);
+			throw failure;
+		}
+		catch (RuntimeException ex) {
+			stop(acquiring, "failed", -1, ex);
+			throw ex;
+		}
+		Duration waited = Duration.ofNanos(System.nanoTime() - start);
+		MultiKeyAcquirer.Target busy = outcome.busy();
+		if (busy != null) {
+			stop(acquiring, "busy", -1, null);
+			this.listener.onNotAcquired(busy.request().key(), request.name(), waited);
+			return new MultiAcquisition(null,
+					new LockAcquisitionException(busy.request().key(), waited, "Could not take locks [" + description
+							+ "] within " + waited.toMillis() + "ms: lock '" + busy.request().key() + "' stayed busy",
+							null));
+		}
+		stop(acquiring, "acquired", -1, null);
+		List<DefaultLockHandle> taken = new ArrayList<>(outcome.taken().size());
+		try {
+			for (MultiKeyAcquirer.Taken key : outcome.taken()) {
+				taken.add(hold(key, waited, false));
+			}
+		}
+		catch (RuntimeException ex) {
+			// Not all of them renewed: give every key back, none is used.
+			for (MultiKeyAcquirer.Taken key : outcome.taken().subList(taken.size() + 1, outcome.taken().size())) {
+				try {
+					key.target().kind().release(key.target().resource(), key.ownerToken());
+				}
+				catch (RuntimeException releaseFailure) {
+					ex.addSuppressed(releaseFailure);
+				}
+			}
+			RuntimeException releaseFailure = DefaultMultiLockHandle.releaseAll(taken);
+			if (releaseFailure != null) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+		List<LockHandle> all = new ArrayList<>(reentered);
+		all.addAll(taken);
+		all.sort(Comparator.comparing(LockHandle::key));
+		return new MultiAcquisition(new DefaultMultiLockHandle(all, Set.copyOf(taken)), null);
+	}
+
+	/**
+	 * The locks of a multi-key acquisition, or why there are none.
+	 */
+	private record MultiAcquisition(@Nullable DefaultMultiLockHandle locks, @Nullable LockAcquisitionException busy) {
+
 	}
 
 	private Observation observation(LockObservationContext.Phase phase, LockRequest request) {
@@ -532,14 +767,14 @@ public class LockTemplate {
 			Instant startedAt = this.renewer.getClock().instant().minusNanos(System.nanoTime() - startNanos);
 			// The lease of async work must not stop when the calling thread ends.
 			lease = detached
-					? this.renewer.registerDetached(handle.resource(), handle.ownerToken(), ttl, startedAt,
+					? this.renewer.registerDetached(handle.leaseKey(), handle.ownerToken(), ttl, startedAt,
 							handle::markLost)
-					: this.renewer.register(handle.resource(), handle.ownerToken(), ttl, startedAt, handle::markLost);
+					: this.renewer.register(handle.leaseKey(), handle.ownerToken(), ttl, startedAt, handle::markLost);
 		}
 		catch (RuntimeException ex) {
 			// Not renewed, the lease would run out under the caller: give the lock back.
 			try {
-				this.client.release(handle.resource(), handle.ownerToken());
+				handle.kind().release(handle.resource(), handle.ownerToken());
 			}
 			catch (RuntimeException releaseFailure) {
 				ex.addSuppressed(releaseFailure);

@@ -63,7 +63,8 @@ class ArchitectureTests {
 			"io.distlock.LockContext", "io.distlock.LockHandle", "io.distlock.HeldLock", "io.distlock.LockListener",
 			"io.distlock.LockLostEvent", "io.distlock.LockRequest", "io.distlock.LockStatistics",
 			"io.distlock.LockTemplate", "io.distlock.annotation.DistributedLocked",
-			"io.distlock.annotation.LockFailurePolicy",
+			"io.distlock.annotation.LockFailurePolicy", "io.distlock.annotation.LockMode",
+			"io.distlock.MultiLockRequest", "io.distlock.MultiLockHandle", "io.distlock.MultiLockCallback",
 			// The store SPI and the engine parts a configuration wires
 			"io.distlock.core.AcquireResult", "io.distlock.core.AcquireResult$Acquired",
 			"io.distlock.core.AcquireResult$Busy", "io.distlock.core.AcquireResult$NotConfirmed",

@@ -43,6 +43,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
+import io.distlock.annotation.LockMode;
 import io.distlock.core.AcquireResult;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockWaiter;
@@ -363,6 +364,10 @@ public class ReactiveLockTemplate {
 		Assert.notNull(whenBusy, "'whenBusy' must not be null");
 		Assert.isTrue(!request.fair(), () -> "Lock '" + request.key()
 				+ "' was requested fair, but ReactiveLockTemplate takes no locks in arrival order");
+		Assert.isTrue(request.mode() != LockMode.READ && request.permits() == 1,
+				() -> "Lock '" + request.key() + "' was requested as "
+						+ ((request.permits() > 1) ? request.permits() + " permits" : "a READ lock")
+						+ ", but ReactiveLockTemplate takes exclusive (and write) locks only");
 	}
 
 	private static Mono<Void> reentered(LockRequest request, HeldReactiveLock outer) {

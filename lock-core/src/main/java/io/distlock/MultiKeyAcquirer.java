@@ -1,0 +1,161 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.core.AcquireResult;
+import io.distlock.core.LockWaiter;
+
+/**
+ * Takes several keys for one caller, all or none: it tries them one after the other in
+ * their global order, and when one is busy it gives back those it took, waits for that
+ * one, and starts over. It never waits while holding a key, so callers with overlapping
+ * keys cannot wait for each other in a cycle, and the global order keeps two of them from
+ * taking each other's first keys over and over.
+ */
+final class MultiKeyAcquirer {
+
+	private static final Log logger = LogFactory.getLog(MultiKeyAcquirer.class);
+
+	// Longer waits count as this, so that the deadline stays a representable nanoTime.
+	private static final Duration FOREVER = Duration.ofDays(365L * 100);
+
+	private final LockAcquirer acquirer;
+
+	MultiKeyAcquirer(LockAcquirer acquirer) {
+		this.acquirer = acquirer;
+	}
+
+	/**
+	 * Take every key, waiting up to the requests' wait time until they are all free.
+	 * @param targets the keys to take, in their global order
+	 * @param waitTime how long to wait; zero means one pass
+	 * @param start when the caller started, in {@link System#nanoTime()}
+	 * @return the keys taken, or the key that was busy at the deadline
+	 * @throws InterruptedException if the thread was interrupted; nothing is held then
+	 * @throws LockBackendException if the store failed; what was taken was given back,
+	 * best effort
+	 */
+	Outcome acquire(List<Target> targets, Duration waitTime, long start) throws InterruptedException {
+		long deadline = start + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
+		List<String> owners = targets.stream().map((target) -> UUID.randomUUID().toString()).toList();
+		while (true) {
+			List<Taken> taken = new ArrayList<>(targets.size());
+			Target busy = null;
+			AcquireResult busyResult = null;
+			try {
+				for (int i = 0; i < targets.size() && busy == null; i++) {
+					Target target = targets.get(i);
+					LockAcquirer.Attempt attempt = this.acquirer.tryOnce(target.resource(), owners.get(i),
+							target.request().ttl(), target.kind());
+					if (attempt.result() instanceof AcquireResult.Acquired acquired) {
+						taken.add(new Taken(target, owners.get(i), acquired.fencingToken(), attempt.sentAtNanos()));
+					}
+					else {
+						busy = target;
+						busyResult = attempt.result();
+					}
+				}
+			}
+			catch (InterruptedException | RuntimeException ex) {
+				RuntimeException releaseFailure = giveBack(taken);
+				if (releaseFailure != null) {
+					ex.addSuppressed(releaseFailure);
+				}
+				throw ex;
+			}
+			if (busy == null) {
+				return new Outcome(taken, null);
+			}
+			// Never wait while holding a key: the holder of the busy one may wait for it.
+			RuntimeException releaseFailure = giveBack(taken);
+			if (releaseFailure != null) {
+				throw releaseFailure;
+			}
+			if (waitTime.isZero() || deadline - System.nanoTime() <= 0) {
+				return new Outcome(List.of(), busy);
+			}
+			try (LockWaiter.Waiter waiting = this.acquirer.waiter().register(busy.resource(), busy.resource())) {
+				waiting.await(LockAcquirer.retryNanos(busyResult), deadline);
+			}
+		}
+	}
+
+	private static @Nullable RuntimeException giveBack(List<Taken> taken) {
+		RuntimeException failure = null;
+		for (int i = taken.size() - 1; i >= 0; i--) {
+			Taken key = taken.get(i);
+			try {
+				key.target().kind().release(key.target().resource(), key.ownerToken());
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not give back lock '" + key.target().request().key()
+						+ "' of a partial acquisition; it expires after its ttl", ex);
+				if (failure == null) {
+					failure = (ex instanceof LockBackendException backend)
+							? LockBackendException.forKey(key.target().request().key(), backend) : ex;
+				}
+				else {
+					failure.addSuppressed(ex);
+				}
+			}
+		}
+		return failure;
+	}
+
+	/**
+	 * One key to take.
+	 *
+	 * @param request the key's request
+	 * @param kind how the key is held
+	 * @param resource its resource name
+	 */
+	record Target(LockRequest request, LockKind kind, String resource) {
+
+	}
+
+	/**
+	 * One key taken.
+	 *
+	 * @param target the key
+	 * @param ownerToken the owner token it was taken with
+	 * @param fencingToken its fencing token
+	 * @param sentAtNanos when the attempt that took it was sent
+	 */
+	record Taken(Target target, String ownerToken, long fencingToken, long sentAtNanos) {
+
+	}
+
+	/**
+	 * The keys taken, or the key that stayed busy.
+	 *
+	 * @param taken every key, when all were taken; empty otherwise
+	 * @param busy the key that was busy at the deadline, or {@code null}
+	 */
+	record Outcome(List<Taken> taken, @Nullable Target busy) {
+
+	}
+
+}
