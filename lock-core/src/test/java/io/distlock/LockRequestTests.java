@@ -17,6 +17,10 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import io.distlock.annotation.LockMode;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -147,6 +151,81 @@ class LockRequestTests {
 		LockRequest request = LockRequest.of("k", TTL, Duration.ofSeconds(1)).withFair(true).withAutoRenew(false);
 		assertThat(request).isEqualTo(new LockRequest("k", TTL, Duration.ofSeconds(1), false, true));
 		assertThat(request.withFair(false)).isEqualTo(new LockRequest("k", TTL, Duration.ofSeconds(1), false, false));
+	}
+
+	@Test
+	void givenAPlainRequestThenItIsExclusiveWithOnePermit() {
+		LockRequest request = LockRequest.of("k", TTL, Duration.ZERO);
+
+		assertThat(request.mode()).isEqualTo(LockMode.EXCLUSIVE);
+		assertThat(request.permits()).isEqualTo(1);
+	}
+
+	@Test
+	void givenModeAndPermitsThenCopiesKeepTheOtherSettings() {
+		LockRequest request = LockRequest.of("k", TTL, Duration.ZERO).withName("reports").withMode(LockMode.READ);
+
+		assertThat(request.withAutoRenew(false).mode()).isEqualTo(LockMode.READ);
+		assertThat(request.withName("other").mode()).isEqualTo(LockMode.READ);
+		assertThat(LockRequest.of("k", TTL, Duration.ZERO).withPermits(5).withName("exports").permits()).isEqualTo(5);
+	}
+
+	@ParameterizedTest
+	@ValueSource(ints = { 0, -3 })
+	void givenPermitsBelowOneThenTheRequestIsRejected(int permits) {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LockRequest.of("k", TTL, Duration.ZERO).withPermits(permits))
+			.withMessage("'permits' must be at least 1 but was " + permits);
+	}
+
+	@Test
+	void givenPermitsWithReadWriteOrFairThenTheRequestIsRejected() {
+		LockRequest permits = LockRequest.of("k", TTL, Duration.ZERO).withPermits(2);
+
+		assertThatIllegalArgumentException().isThrownBy(() -> permits.withMode(LockMode.READ))
+			.withMessageContaining("'permits' = 2 cannot be combined with mode READ");
+		assertThatIllegalArgumentException().isThrownBy(() -> permits.withMode(LockMode.WRITE))
+			.withMessageContaining("'permits' = 2 cannot be combined with mode WRITE");
+		assertThatIllegalArgumentException().isThrownBy(() -> permits.withFair(true))
+			.withMessageContaining("'permits' = 2 cannot be combined with fair");
+	}
+
+	@Test
+	void givenAFairReadRequestThenItIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LockRequest.of("k", TTL, Duration.ZERO).withFair(true).withMode(LockMode.READ))
+			.withMessageContaining("A READ lock cannot be fair");
+		assertThat(LockRequest.of("k", TTL, Duration.ZERO).withFair(true).withMode(LockMode.WRITE).fair()).isTrue();
+	}
+
+	@Test
+	void givenKeysInAnyOrderThenAMultiLockRequestHoldsThemSortedWithoutDuplicates() {
+		MultiLockRequest request = MultiLockRequest.of(List.of("b", "a", "c", "a"), TTL, Duration.ZERO);
+
+		assertThat(request.keys()).containsExactly("a", "b", "c");
+		assertThat(request.requestFor("b")).isEqualTo(LockRequest.of("b", TTL, Duration.ZERO));
+		assertThat(request.withMode(LockMode.READ).withName("n").requestFor("a"))
+			.isEqualTo(LockRequest.of("a", TTL, Duration.ZERO).withMode(LockMode.READ).withName("n"));
+	}
+
+	@Test
+	void givenNoKeysOrAnInvalidKeyThenAMultiLockRequestIsRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> MultiLockRequest.of(List.of(), TTL, Duration.ZERO))
+			.withMessage("'keys' must not be empty");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> MultiLockRequest.of(List.of("a", " "), TTL, Duration.ZERO))
+			.withMessage("'key' must not be blank");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> MultiLockRequest.of(List.of("a"), Duration.ZERO, Duration.ZERO))
+			.withMessageContaining("'ttl' must be at least 1ms");
+	}
+
+	@Test
+	void givenMoreThanTheMostKeysThenAMultiLockRequestIsRejected() {
+		List<String> keys = IntStream.rangeClosed(0, MultiLockRequest.MAX_KEYS).mapToObj(Integer::toString).toList();
+
+		assertThatIllegalArgumentException().isThrownBy(() -> MultiLockRequest.of(keys, TTL, Duration.ZERO))
+			.withMessage("'keys' must hold at most 1000 distinct keys but held 1001");
 	}
 
 }

@@ -91,6 +91,49 @@ public @interface DistributedLocked {
 	String key() default "";
 
 	/**
+	 * Several lock keys, all held while the method runs, instead of one {@link #key()}:
+	 * {@code keys = {"#from.id", "#to.id"}}. Each element is a key expression as in
+	 * {@link #key()}; an element whose value is a collection or an array contributes each
+	 * of its elements ({@code keys = "#order.items.![sku]"}), and duplicates collapse.
+	 * <p>
+	 * All keys are taken or none: in one global order (their String order, whatever order
+	 * the elements give), so that calls with overlapping keys never wait for each other
+	 * in a cycle, and a call that finds one key busy gives back those it took before it
+	 * waits again or gives up. {@link #name()} is put before each key. Combining it with
+	 * {@link #key()}, {@link #fair()} or {@link #permits()} above 1 fails the startup, as
+	 * does using it on a method returning a {@code CompletableFuture},
+	 * {@code CompletionStage}, {@code Mono} or {@code Flux}, or on a {@code suspend}
+	 * function. A call whose elements give no key at all fails with an
+	 * {@link IllegalArgumentException} before the method runs.
+	 * @return the key expressions, or empty for the single {@link #key()}
+	 * @see io.distlock.LockTemplate#executeAll(io.distlock.MultiLockRequest,
+	 * io.distlock.MultiLockCallback)
+	 */
+	String[] keys() default {};
+
+	/**
+	 * How the key is held: {@link LockMode#EXCLUSIVE} by default. {@link LockMode#READ}
+	 * holders share the key with each other and exclude its {@link LockMode#WRITE} and
+	 * exclusive holders (which are the same lock); a waiting writer keeps new readers
+	 * out. {@code READ} with {@link #fair()} fails the startup; so does {@code READ} on a
+	 * reactive or suspend method, or with a lock store that has no read locks (Redlock).
+	 * @return the lock mode
+	 */
+	LockMode mode() default LockMode.EXCLUSIVE;
+
+	/**
+	 * How many callers may hold the key at once across all applications: 1 (the default)
+	 * is the plain lock; {@code permits = 5} makes the key a concurrency limit of five,
+	 * each holder with a lease of its own, renewed while held and returned after its ttl
+	 * if its holder crashed. Less than 1, or more than 1 with a {@link #mode()} of
+	 * {@code READ} or {@code WRITE}, with {@link #fair()} or with {@link #keys()}, fails
+	 * the startup; so does more than 1 on a reactive or suspend method, or with a lock
+	 * store that has no permits (Redlock).
+	 * @return the number of permits
+	 */
+	int permits() default 1;
+
+	/**
 	 * An optional namespace put before the key: {@code orders} gives
 	 * {@code lock:orders:<key>}.
 	 * @return the lock name

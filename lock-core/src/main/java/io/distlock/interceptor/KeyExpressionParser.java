@@ -75,12 +75,20 @@ final class KeyExpressionParser {
 	}
 
 	KeyExpression parse(String key, String name, Method method) {
+		return parse(key, name, method, "key");
+	}
+
+	/**
+	 * Parse one key expression of the given attribute: {@code key}, or an element of
+	 * {@code keys}, named so in messages.
+	 */
+	KeyExpression parse(String key, String name, Method method, String attribute) {
 		if (key.isEmpty()) {
 			String value = name.isEmpty() ? method.getDeclaringClass().getName() + "." + method.getName() : name;
 			return new KeyExpression.Literal(value, key);
 		}
 		if (key.isBlank()) {
-			throw LockOperationParser.invalid(method, "key", "key '" + key + "' is blank");
+			throw LockOperationParser.invalid(method, attribute, attribute + " '" + key + "' is blank");
 		}
 		if (!SPEL_MARKERS.matcher(key).find()) {
 			return new KeyExpression.Literal(key, key);
@@ -88,28 +96,29 @@ final class KeyExpressionParser {
 		String @Nullable [] names = this.parameterNames.getParameterNames(method);
 		Matcher argument = ARGUMENT.matcher(key.strip());
 		if (argument.matches() && !isRootVariable(argument.group(1))) {
-			return new KeyExpression.Argument(argumentIndex(argument.group(1), key, method, names), key);
+			return new KeyExpression.Argument(argumentIndex(argument.group(1), key, method, names, attribute), key);
 		}
 		SpelExpression expression;
 		try {
 			expression = (SpelExpression) this.parser.parseExpression(key);
 		}
 		catch (ParseException ex) {
-			throw LockOperationParser.invalid(method, "key", "key '" + key + "' is not a valid SpEL expression: "
-					+ ex.getSimpleMessage() + " at position " + ex.getPosition());
+			throw LockOperationParser.invalid(method, attribute,
+					attribute + " '" + key + "' is not a valid SpEL expression: " + ex.getSimpleMessage()
+							+ " at position " + ex.getPosition());
 		}
 		for (SpelNode node : nodes(expression.getAST())) {
 			if (node instanceof VariableReference) {
 				String variable = node.toStringAST().substring(1);
 				if (!isRootVariable(variable)) {
-					argumentIndex(variable, key, method, names);
+					argumentIndex(variable, key, method, names, attribute);
 				}
 			}
 			else if (node instanceof BeanReference && this.beanFactory != null) {
 				String bean = node.toStringAST().substring(1);
 				if (!bean.startsWith("&") && !this.beanFactory.containsBean(bean)) {
-					throw LockOperationParser.invalid(method, "key",
-							"key '" + key + "' refers to bean '" + bean + "', but there is no such bean");
+					throw LockOperationParser.invalid(method, attribute,
+							attribute + " '" + key + "' refers to bean '" + bean + "', but there is no such bean");
 				}
 			}
 		}
@@ -120,7 +129,7 @@ final class KeyExpressionParser {
 		return variable.equals("root") || variable.equals("this");
 	}
 
-	private int argumentIndex(String variable, String key, Method method, String @Nullable [] names) {
+	private int argumentIndex(String variable, String key, Method method, String @Nullable [] names, String attribute) {
 		// A suspend function's last parameter is the Continuation the compiler added.
 		int count = KotlinDetector.isSuspendingFunction(method) ? method.getParameterCount() - 1
 				: method.getParameterCount();
@@ -128,13 +137,14 @@ final class KeyExpressionParser {
 		if (position.matches()) {
 			int index = Integer.parseInt(position.group(1));
 			if (index >= count) {
-				throw LockOperationParser.invalid(method, "key", "key '" + key + "' refers to #" + variable
+				throw LockOperationParser.invalid(method, attribute, attribute + " '" + key + "' refers to #" + variable
 						+ ", but the method has " + count + " parameter" + ((count != 1) ? "s" : ""));
 			}
 			return index;
 		}
 		if (names == null) {
-			throw LockOperationParser.invalid(method, "key", "key '" + key + "' refers to parameter '" + variable
+			throw LockOperationParser.invalid(method, attribute, attribute + " '" + key + "' refers to parameter '"
+					+ variable
 					+ "' by name, but the parameter names of this method are not in its class file, so every call "
 					+ "would lock the same key. Compile with the '-parameters' flag (Maven: <parameters>true</parameters> "
 					+ "in maven-compiler-plugin; Gradle: options.compilerArgs << '-parameters'), or refer to the "
@@ -142,7 +152,7 @@ final class KeyExpressionParser {
 		}
 		int index = Arrays.asList(names).indexOf(variable);
 		if (index < 0) {
-			throw LockOperationParser.invalid(method, "key", "key '" + key + "' refers to #" + variable
+			throw LockOperationParser.invalid(method, attribute, attribute + " '" + key + "' refers to #" + variable
 					+ ", but the method has no such parameter; its parameters are " + Arrays.toString(names));
 		}
 		return index;

@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -36,7 +37,9 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockContext;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
+import io.distlock.MultiLockRequest;
 import io.distlock.annotation.LockFailurePolicy;
+import io.distlock.annotation.LockMode;
 import io.distlock.reactive.ReactiveLockTemplate;
 
 import org.springframework.aop.support.AopUtils;
@@ -126,9 +129,9 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 	}
 
 	/**
-	 * Fail the startup if a method asks for fair locks and the lock store has no fair
-	 * mode, or a reactive method has no reactive template to lock it, naming every such
-	 * method.
+	 * Fail the startup if a method asks for fair locks, read locks or permits and the
+	 * lock store cannot take them, or a reactive method has no reactive template to lock
+	 * it, naming every such method.
 	 * @throws UnsupportedLockOperationException if the lock store cannot serve the
 	 * methods
 	 */
@@ -149,6 +152,20 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 							+ "ReactiveRedisConnectionFactory (Lettuce), on a single Redis, Sentinel or Cluster "
 							+ "without distlock.replication.min-replicas; it is not available with Redlock");
 		}
+		List<Method> read = methods((operation) -> operation.mode() == LockMode.READ);
+		if (!read.isEmpty() && !this.template.get().supportsReadLocks()) {
+			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.READ_LOCKS, read,
+					"@DistributedLocked(mode = READ) on " + read + " needs a lock store that holds keys for reading, "
+							+ "but this application's lock store has no read locks (Redlock has none): use "
+							+ "mode = EXCLUSIVE, or lock on a single Redis, Sentinel or Cluster");
+		}
+		List<Method> permits = methods((operation) -> operation.permits() > 1);
+		if (!permits.isEmpty() && !this.template.get().supportsPermits()) {
+			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.PERMITS, permits,
+					"@DistributedLocked(permits > 1) on " + permits + " needs a lock store that hands out permits, "
+							+ "but this application's lock store has none (Redlock has none): remove permits, or "
+							+ "lock on a single Redis, Sentinel or Cluster");
+		}
 		List<Method> fair = this.source.getLockOperations()
 			.stream()
 			.filter(LockOperation::fair)
@@ -163,6 +180,15 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		}
 	}
 
+	private List<Method> methods(Predicate<LockOperation> condition) {
+		return this.source.getLockOperations()
+			.stream()
+			.filter(condition)
+			.map(LockOperation::method)
+			.distinct()
+			.toList();
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
@@ -171,6 +197,9 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		LockOperation operation = this.source.getLockOperation(invocation.getMethod(), targetClass);
 		if (operation == null || target == null) {
 			return invocation.proceed();
+		}
+		if (operation.multiKey()) {
+			return invokeMultiKey(operation, invocation, target, targetClass);
 		}
 		String key = operation
 			.lockKey(this.evaluator.evaluate(operation, invocation.getArguments(), target, targetClass));
@@ -193,6 +222,26 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		}
 		return this.template.get()
 			.execute(request, (lock) -> invocation.proceed(),
+					(busy) -> notAcquired(operation, busy, invocation, target));
+	}
+
+	private @Nullable Object invokeMultiKey(LockOperation operation, MethodInvocation invocation, Object target,
+			Class<?> targetClass) throws Throwable {
+		List<String> keys = this.evaluator.evaluateAll(operation, invocation.getArguments(), target, targetClass);
+		if (keys.stream().allMatch((key) -> LockContext.find(key) == null)) {
+			warnIfInTransaction(operation);
+		}
+		MultiLockRequest request;
+		try {
+			request = new MultiLockRequest(keys, operation.ttl(), operation.waitTime(), operation.autoRenew(),
+					operation.mode(), operation.lockName());
+		}
+		catch (IllegalArgumentException ex) {
+			throw LockKeyEvaluator.invalidKey(operation, operation.keys().get(0),
+					"gave an invalid lock key: " + ex.getMessage(), ex);
+		}
+		return this.template.get()
+			.executeAll(request, (locks) -> invocation.proceed(),
 					(busy) -> notAcquired(operation, busy, invocation, target));
 	}
 
@@ -223,7 +272,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 	private static LockRequest request(LockOperation operation, String key) {
 		try {
 			return new LockRequest(key, operation.ttl(), operation.waitTime(), operation.autoRenew(), operation.fair(),
-					operation.lockName());
+					operation.lockName(), operation.mode(), operation.permits());
 		}
 		catch (IllegalArgumentException ex) {
 			throw LockKeyEvaluator.invalidKey(operation, "gave an invalid lock key: " + ex.getMessage(), ex);

@@ -17,7 +17,10 @@
 package io.distlock.interceptor;
 
 import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +30,7 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.expression.EvaluationException;
+import org.springframework.util.ObjectUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -53,14 +57,50 @@ final class LockKeyEvaluator {
 		if (key instanceof KeyExpression.Literal literal) {
 			return literal.value();
 		}
-		Object value;
+		return toKey(value(key, operation, args, target, targetClass), operation, key);
+	}
+
+	/**
+	 * Evaluate the {@code keys} of a multi-key method for one call: every element, with
+	 * each element of a collection or array value, as lock keys without duplicates.
+	 * @return the lock keys (the operation's name put before each), in the order found
+	 */
+	List<String> evaluateAll(LockOperation operation, @Nullable Object[] args, Object target, Class<?> targetClass) {
+		Set<String> keys = new LinkedHashSet<>();
+		for (KeyExpression key : operation.keys()) {
+			Object value = (key instanceof KeyExpression.Literal literal) ? literal.value()
+					: value(key, operation, args, target, targetClass);
+			if (value instanceof Collection<?> collection) {
+				for (Object element : collection) {
+					keys.add(operation.lockKey(toKey(element, operation, key)));
+				}
+			}
+			else if (value != null && value.getClass().isArray()) {
+				for (Object element : ObjectUtils.toObjectArray(value)) {
+					keys.add(operation.lockKey(toKey(element, operation, key)));
+				}
+			}
+			else {
+				keys.add(operation.lockKey(toKey(value, operation, key)));
+			}
+		}
+		if (keys.isEmpty()) {
+			throw new IllegalArgumentException("Lock keys "
+					+ operation.keys().stream().map(KeyExpression::source).toList() + " of '" + operation.method()
+					+ "' gave no key at all (only empty collections or arrays); the " + "method was not run");
+		}
+		return List.copyOf(keys);
+	}
+
+	private @Nullable Object value(KeyExpression key, LockOperation operation, @Nullable Object[] args, Object target,
+			Class<?> targetClass) {
+		if (key instanceof KeyExpression.Literal literal) {
+			return literal.value();
+		}
 		if (key instanceof KeyExpression.Argument argument) {
-			value = args[argument.index()];
+			return args[argument.index()];
 		}
-		else {
-			value = evaluate((KeyExpression.Spel) key, operation, args, target, targetClass);
-		}
-		return toKey(value, operation);
+		return evaluate((KeyExpression.Spel) key, operation, args, target, targetClass);
 	}
 
 	private @Nullable Object evaluate(KeyExpression.Spel spel, LockOperation operation, @Nullable Object[] args,
@@ -75,38 +115,38 @@ final class LockKeyEvaluator {
 			return spel.expression().getValue(context);
 		}
 		catch (EvaluationException ex) {
-			throw invalidKey(operation, "could not be evaluated: " + ex.getMessage(), ex);
+			throw invalidKey(operation, spel, "could not be evaluated: " + ex.getMessage(), ex);
 		}
 		catch (RuntimeException ex) {
 			// SpEL passes on what a method called by the expression throws, unwrapped.
-			throw invalidKey(operation, "could not be evaluated: " + ex, ex);
+			throw invalidKey(operation, spel, "could not be evaluated: " + ex, ex);
 		}
 	}
 
-	private String toKey(@Nullable Object value, LockOperation operation) {
+	private String toKey(@Nullable Object value, LockOperation operation, KeyExpression expression) {
 		if (value == null) {
-			throw invalidKey(operation, "evaluated to null", null);
+			throw invalidKey(operation, expression, "evaluated to null", null);
 		}
 		if (value instanceof Collection || value instanceof Map || value.getClass().isArray()) {
-			throw invalidKey(operation, "evaluated to a " + value.getClass().getName()
-					+ "; a lock key must be a single value, and one call locks one key", null);
+			throw invalidKey(operation, expression, "evaluated to a " + value.getClass().getName()
+					+ "; a lock key must be a single value (use keys to lock several)", null);
 		}
 		String key;
 		try {
-			key = asString(value, operation);
+			key = asString(value, operation, expression);
 		}
 		catch (RuntimeException ex) {
-			throw invalidKey(operation,
+			throw invalidKey(operation, expression,
 					"evaluated to a " + value.getClass().getName() + " that could not be turned into a String: " + ex,
 					ex);
 		}
 		if (key == null || key.isBlank()) {
-			throw invalidKey(operation, "evaluated to a blank String", null);
+			throw invalidKey(operation, expression, "evaluated to a blank String", null);
 		}
 		return key;
 	}
 
-	private @Nullable String asString(Object value, LockOperation operation) {
+	private @Nullable String asString(Object value, LockOperation operation, KeyExpression expression) {
 		if (value instanceof String string) {
 			return string;
 		}
@@ -119,7 +159,7 @@ final class LockKeyEvaluator {
 		// An Object.toString() names the instance, not the value: every call would lock
 		// a different key, so there would be no mutual exclusion at all.
 		if (ReflectionUtils.findMethod(value.getClass(), "toString").getDeclaringClass() == Object.class) {
-			throw invalidKey(operation,
+			throw invalidKey(operation, expression,
 					"evaluated to a " + value.getClass().getName()
 							+ ", which has no String conversion and no toString() of its own; "
 							+ "refer to one of its properties instead",
@@ -129,8 +169,13 @@ final class LockKeyEvaluator {
 	}
 
 	static IllegalArgumentException invalidKey(LockOperation operation, String problem, @Nullable Throwable cause) {
-		return new IllegalArgumentException("Lock key '" + operation.key().source() + "' of '" + operation.method()
-				+ "' " + problem + "; the method was not run", cause);
+		return invalidKey(operation, operation.key(), problem, cause);
+	}
+
+	static IllegalArgumentException invalidKey(LockOperation operation, KeyExpression key, String problem,
+			@Nullable Throwable cause) {
+		return new IllegalArgumentException("Lock key '" + key.source() + "' of '" + operation.method() + "' " + problem
+				+ "; the method was not run", cause);
 	}
 
 }

@@ -18,10 +18,12 @@ package io.distlock.interceptor;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.annotation.LockFailurePolicy;
+import io.distlock.annotation.LockMode;
 
 /**
  * The validated definition of one {@code @DistributedLocked} method: its attributes
@@ -53,9 +55,25 @@ public final class LockOperation {
 
 	private final String lockName;
 
+	private final List<KeyExpression> keys;
+
+	private final LockMode mode;
+
+	private final int permits;
+
 	LockOperation(Method method, String name, KeyExpression key, Duration ttl, Duration waitTime, boolean autoRenew,
 			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback, Shape shape, String lockName) {
+		this(method, name, key, List.of(), LockMode.EXCLUSIVE, 1, ttl, waitTime, autoRenew, fair, onFailure, fallback,
+				shape, lockName);
+	}
+
+	LockOperation(Method method, String name, KeyExpression key, List<KeyExpression> keys, LockMode mode, int permits,
+			Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, LockFailurePolicy onFailure,
+			@Nullable Method fallback, Shape shape, String lockName) {
 		this.method = method;
+		this.keys = List.copyOf(keys);
+		this.mode = mode;
+		this.permits = permits;
 		this.name = name;
 		this.key = key;
 		this.ttl = ttl;
@@ -86,6 +104,38 @@ public final class LockOperation {
 
 	KeyExpression key() {
 		return this.key;
+	}
+
+	/**
+	 * Return the key expressions of a method that locks several keys.
+	 * @return the expressions, empty when the method locks one key
+	 */
+	List<KeyExpression> keys() {
+		return this.keys;
+	}
+
+	/**
+	 * Return whether the method locks several keys at once ({@code keys}).
+	 * @return whether the lock is a multi-key lock
+	 */
+	public boolean multiKey() {
+		return !this.keys.isEmpty();
+	}
+
+	/**
+	 * Return how the key is held.
+	 * @return the lock mode
+	 */
+	public LockMode mode() {
+		return this.mode;
+	}
+
+	/**
+	 * Return how many callers may hold the key at once.
+	 * @return the number of permits, 1 for a plain lock
+	 */
+	public int permits() {
+		return this.permits;
 	}
 
 	/**
@@ -185,9 +235,10 @@ public final class LockOperation {
 
 	@Override
 	public String toString() {
-		return "LockOperation[" + this.method + ", name='" + this.name + "', key=" + this.key + ", ttl=" + this.ttl
-				+ ", waitTime=" + this.waitTime + ", autoRenew=" + this.autoRenew + ", fair=" + this.fair
-				+ ", onFailure=" + this.onFailure + ", shape=" + this.shape + "]";
+		return "LockOperation[" + this.method + ", name='" + this.name + "', key="
+				+ (this.keys.isEmpty() ? this.key : this.keys) + ", mode=" + this.mode + ", permits=" + this.permits
+				+ ", ttl=" + this.ttl + ", waitTime=" + this.waitTime + ", autoRenew=" + this.autoRenew + ", fair="
+				+ this.fair + ", onFailure=" + this.onFailure + ", shape=" + this.shape + "]";
 	}
 
 	/**

@@ -19,6 +19,9 @@ package io.distlock.interceptor;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -28,6 +31,7 @@ import org.jspecify.annotations.Nullable;
 import io.distlock.LockRequest;
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.annotation.LockFailurePolicy;
+import io.distlock.annotation.LockMode;
 
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodParameter;
@@ -73,7 +77,8 @@ final class LockOperationParser {
 
 	LockOperation parse(DistributedLocked locked, Method method, Class<?> targetClass) {
 		KeyExpression key = this.keyParser.parse(locked.key(), locked.name(), method);
-		String name = locked.key().isEmpty() ? "" : locked.name();
+		List<KeyExpression> keys = keys(locked, method);
+		String name = (locked.key().isEmpty() && keys.isEmpty()) ? "" : locked.name();
 		Duration ttl = duration(method, "ttl", locked.ttl(), this.defaultTtl, LockRequest.MAX_TTL,
 				"it must be at most " + LockRequest.MAX_TTL.toDays() + "d, the longest lease a lock can have");
 		if (ttl.compareTo(ONE_MILLISECOND) < 0) {
@@ -106,10 +111,79 @@ final class LockOperationParser {
 					"fair = true is not available on a reactive or suspend method: reactive locks "
 							+ "are not taken in arrival order; remove fair = true");
 		}
+		checkKind(locked, method, keys, shape);
 		String lockName = locked.name().isEmpty()
 				? ClassUtils.getShortName(method.getDeclaringClass()) + "." + method.getName() : locked.name();
-		return new LockOperation(method, name, key, ttl, waitTime, locked.autoRenew(), locked.fair(), onFailure,
-				fallback, shape, lockName);
+		return new LockOperation(method, name, key, keys, locked.mode(), locked.permits(), ttl, waitTime,
+				locked.autoRenew(), locked.fair(), onFailure, fallback, shape, lockName);
+	}
+
+	private List<KeyExpression> keys(DistributedLocked locked, Method method) {
+		String[] elements = locked.keys();
+		if (elements.length == 0) {
+			return List.of();
+		}
+		if (!locked.key().isEmpty()) {
+			throw invalid(method, "keys", "key '" + locked.key() + "' and keys " + Arrays.toString(elements)
+					+ " cannot be combined: use key for one lock, or keys for several");
+		}
+		List<KeyExpression> keys = new ArrayList<>(elements.length);
+		for (int i = 0; i < elements.length; i++) {
+			if (elements[i].isEmpty()) {
+				throw invalid(method, "keys", "keys element " + i + " of " + Arrays.toString(elements)
+						+ " is empty; every element must be a key expression");
+			}
+			keys.add(this.keyParser.parse(elements[i], locked.name(), method, "keys"));
+		}
+		return keys;
+	}
+
+	/**
+	 * Check that the mode, permits and keys go together, with each other and with the
+	 * method's shape.
+	 */
+	private static void checkKind(DistributedLocked locked, Method method, List<KeyExpression> keys,
+			LockOperation.Shape shape) {
+		int permits = locked.permits();
+		LockMode mode = locked.mode();
+		if (permits < 1) {
+			throw invalid(method, "permits", "permits = " + permits
+					+ " must be at least 1 (1 is the plain exclusive lock, more a concurrency limit)");
+		}
+		if (permits > 1 && mode != LockMode.EXCLUSIVE) {
+			throw invalid(method, "permits", "permits = " + permits + " cannot be combined with mode = " + mode
+					+ ": a concurrency limit is neither a read nor a write lock; remove one of them");
+		}
+		if (permits > 1 && locked.fair()) {
+			throw invalid(method, "permits", "permits = " + permits
+					+ " cannot be combined with fair = true: permits are not handed out in arrival order");
+		}
+		if (mode == LockMode.READ && locked.fair()) {
+			throw invalid(method, "fair",
+					"fair = true cannot be combined with mode = READ: only the write lock queues in arrival order");
+		}
+		if (!keys.isEmpty() && locked.fair()) {
+			throw invalid(method, "keys", "keys cannot be combined with fair = true: several keys are not "
+					+ "taken in arrival order; remove fair = true");
+		}
+		if (!keys.isEmpty() && permits > 1) {
+			throw invalid(method, "keys", "keys cannot be combined with permits = " + permits
+					+ ": a concurrency limit is one key; remove one of them");
+		}
+		boolean reactive = shape == LockOperation.Shape.MONO || shape == LockOperation.Shape.FLUX;
+		if (!keys.isEmpty() && shape != LockOperation.Shape.BLOCKING) {
+			throw invalid(method, "keys", "keys is not available on a method returning "
+					+ method.getReturnType().getSimpleName() + " or a suspend function: several keys are held "
+					+ "until the method returns only; lock them with LockTemplate.executeAll inside the work instead");
+		}
+		if (reactive && mode == LockMode.READ) {
+			throw invalid(method, "mode", "mode = READ is not available on a reactive or suspend method: reactive "
+					+ "locks are exclusive (or write) locks");
+		}
+		if (reactive && permits > 1) {
+			throw invalid(method, "permits", "permits = " + permits
+					+ " is not available on a reactive or suspend method: reactive locks are exclusive locks");
+		}
 	}
 
 	private static LockOperation.Shape shape(Method method) {

@@ -76,7 +76,17 @@ public class UnsupportedLockOperationException extends IllegalStateException {
 		 * Locks taken without blocking, for methods returning a {@code Mono} or
 		 * {@code Flux} and for suspend functions: a {@code ReactiveLockTemplate}.
 		 */
-		REACTIVE_LOCKS
+		REACTIVE_LOCKS,
+
+		/**
+		 * Keys held for reading, shared among readers, for {@code mode = READ}.
+		 */
+		READ_LOCKS,
+
+		/**
+		 * A key held by a number of callers at once, for {@code permits} above 1.
+		 */
+		PERMITS
 
 	}
 

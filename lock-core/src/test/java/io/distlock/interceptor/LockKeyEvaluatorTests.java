@@ -19,12 +19,14 @@ package io.distlock.interceptor;
 import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
 import io.distlock.annotation.LockFailurePolicy;
+import io.distlock.annotation.LockMode;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -309,6 +311,73 @@ class LockKeyEvaluatorTests {
 		}
 	}
 
+	@Test
+	void givenKeysWhenEvaluatedThenEveryElementIsAKeyUnderTheName() {
+		LockOperation operation = multiKeyOperation("accounts", "transfer", "#from", "#to");
+
+		assertThat(this.evaluator.evaluateAll(operation, new Object[] { 1L, 2L }, this.target, Orders.class))
+			.containsExactly("accounts:1", "accounts:2");
+	}
+
+	@Test
+	void givenKeysElementsWithCollectionsAndArraysWhenEvaluatedThenEachOfTheirElementsIsAKey() {
+		LockOperation operation = multiKeyOperation("", "skus", "#skus", "#more", "'extra'");
+
+		assertThat(this.evaluator.evaluateAll(operation, new Object[] { List.of("A", "B"), new long[] { 7, 8 } },
+				this.target, Orders.class))
+			.containsExactly("A", "B", "7", "8", "extra");
+	}
+
+	@Test
+	void givenAProjectionWhenEvaluatedThenEachProjectedValueIsAKey() {
+		LockOperation operation = multiKeyOperation("sku", "skus", "#skus.![toUpperCase()]", "#more");
+
+		assertThat(this.evaluator.evaluateAll(operation, new Object[] { List.of("a", "b"), new long[0] }, this.target,
+				Orders.class))
+			.containsExactly("sku:A", "sku:B");
+	}
+
+	@Test
+	void givenDuplicateKeysWhenEvaluatedThenTheyCollapse() {
+		LockOperation operation = multiKeyOperation("", "transfer", "#from", "#to");
+
+		assertThat(this.evaluator.evaluateAll(operation, new Object[] { 5L, 5L }, this.target, Orders.class))
+			.containsExactly("5");
+	}
+
+	@Test
+	void givenKeysThatGiveNoKeyWhenEvaluatedThenTheCallFails() {
+		LockOperation operation = multiKeyOperation("", "skus", "#skus", "#more");
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.evaluator.evaluateAll(operation, new Object[] { List.of(), new long[0] },
+					this.target, Orders.class))
+			.withMessageContaining("gave no key at all")
+			.withMessageContaining(methodName("skus"))
+			.withMessageContaining("the method was not run");
+	}
+
+	@Test
+	void givenACollectionHoldingNullWhenEvaluatedThenTheCallFailsNamingTheElement() {
+		LockOperation operation = multiKeyOperation("", "skus", "#more", "#skus");
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.evaluator.evaluateAll(operation,
+					new Object[] { Arrays.asList("A", null), new long[] { 1 } }, this.target, Orders.class))
+			.withMessageContaining("Lock key '#skus'")
+			.withMessageContaining("evaluated to null");
+	}
+
+	@Test
+	void givenANestedCollectionWhenEvaluatedThenTheCallFails() {
+		LockOperation operation = multiKeyOperation("", "skus", "#skus", "#more");
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.evaluator.evaluateAll(operation,
+					new Object[] { List.of(List.of("A")), new long[] { 1 } }, this.target, Orders.class))
+			.withMessageContaining("a lock key must be a single value");
+	}
+
 	private String evaluate(String methodName, String key, @Nullable Object... args) {
 		return this.evaluator.evaluate(operation(methodName, key), args, this.target, Orders.class);
 	}
@@ -318,6 +387,17 @@ class LockKeyEvaluatorTests {
 		KeyExpression expression = new KeyExpressionParser(null).parse(key, "", method);
 		return new LockOperation(method, "", expression, Duration.ofSeconds(10), Duration.ZERO, true, false,
 				LockFailurePolicy.THROW, null, LockOperation.Shape.BLOCKING, "Orders.test");
+	}
+
+	private static LockOperation multiKeyOperation(String name, String methodName, String... keys) {
+		Method method = KeyExpressionParserTests.method(Orders.class, methodName);
+		KeyExpressionParser parser = new KeyExpressionParser(null);
+		List<KeyExpression> expressions = Arrays.stream(keys)
+			.map((key) -> parser.parse(key, name, method, "keys"))
+			.toList();
+		return new LockOperation(method, name, parser.parse("", name, method), expressions, LockMode.EXCLUSIVE, 1,
+				Duration.ofSeconds(10), Duration.ZERO, true, false, LockFailurePolicy.THROW, null,
+				LockOperation.Shape.BLOCKING, "Orders.test");
 	}
 
 	private static String methodName(String name) {
@@ -337,6 +417,12 @@ class LockKeyEvaluatorTests {
 		}
 
 		public void ship(Order order) {
+		}
+
+		public void transfer(long from, long to) {
+		}
+
+		public void skus(List<String> skus, long[] more) {
 		}
 
 		public void any(Object value) {

@@ -25,6 +25,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.annotation.LockFailurePolicy;
+import io.distlock.annotation.LockMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -405,6 +406,132 @@ class LockOperationParserTests {
 			.withMessageContaining("fair = true is not available on a reactive or suspend method");
 	}
 
+	@Test
+	void givenKeysWhenParsedThenEachElementIsAKeyExpressionUnderTheName() {
+		LockOperation operation = parse(Map.of("keys", new String[] { "#from", "#to" }, "name", "accounts"),
+				"transfer");
+
+		assertThat(operation.multiKey()).isTrue();
+		assertThat(operation.keys()).containsExactly(new KeyExpression.Argument(0, "#from"),
+				new KeyExpression.Argument(1, "#to"));
+		assertThat(operation.lockKey("1")).isEqualTo("accounts:1");
+	}
+
+	@Test
+	void givenNoKeysWhenParsedThenTheOperationLocksOneKeyExclusively() {
+		LockOperation operation = parse(Map.of("key", "#orderId"), "pay");
+
+		assertThat(operation.multiKey()).isFalse();
+		assertThat(operation.mode()).isEqualTo(LockMode.EXCLUSIVE);
+		assertThat(operation.permits()).isEqualTo(1);
+	}
+
+	@Test
+	void givenKeyAndKeysWhenParsedThenStartupFailsNamingBoth() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> parse(Map.of("key", "#from", "keys", new String[] { "#to" }), "transfer"))
+			.withMessageContaining(methodName("transfer"))
+			.withMessageContaining("keys")
+			.withMessageContaining("key '#from' and keys [#to] cannot be combined");
+	}
+
+	@Test
+	void givenAnEmptyKeysElementWhenParsedThenStartupFails() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> parse(Map.of("keys", new String[] { "#from", "" }), "transfer"))
+			.withMessageContaining(methodName("transfer"))
+			.withMessageContaining("keys element 1 of [#from, ] is empty");
+	}
+
+	@Test
+	void givenAKeysElementNamingAnUnknownParameterWhenParsedThenStartupFailsNamingKeys() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> parse(Map.of("keys", new String[] { "#from", "#other" }), "transfer"))
+			.withMessageContaining(methodName("transfer"))
+			.withMessageContaining("keys '#other' refers to #other, but the method has no such parameter");
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "READ", "WRITE", "EXCLUSIVE" })
+	void givenAModeWhenParsedThenItIsCarriedOver(LockMode mode) {
+		assertThat(parse(Map.of("key", "#orderId", "mode", mode), "pay").mode()).isEqualTo(mode);
+	}
+
+	@Test
+	void givenPermitsWhenParsedThenTheyAreCarriedOver() {
+		assertThat(parse(Map.of("key", "'exports'", "permits", 5), "pay").permits()).isEqualTo(5);
+	}
+
+	@ParameterizedTest
+	@ValueSource(ints = { 0, -1 })
+	void givenPermitsBelowOneWhenParsedThenStartupFails(int permits) {
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("permits", permits), "pay"))
+			.withMessageContaining(methodName("pay"))
+			.withMessageContaining("permits = " + permits + " must be at least 1");
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "READ", "WRITE" })
+	void givenPermitsWithAReadOrWriteModeWhenParsedThenStartupFails(LockMode mode) {
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("permits", 3, "mode", mode), "pay"))
+			.withMessageContaining(methodName("pay"))
+			.withMessageContaining("permits = 3 cannot be combined with mode = " + mode);
+	}
+
+	@Test
+	void givenPermitsWithFairWhenParsedThenStartupFails() {
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("permits", 3, "fair", true), "pay"))
+			.withMessageContaining("permits = 3 cannot be combined with fair = true");
+	}
+
+	@Test
+	void givenReadWithFairWhenParsedThenStartupFails() {
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("mode", LockMode.READ, "fair", true), "pay"))
+			.withMessageContaining("fair = true cannot be combined with mode = READ");
+	}
+
+	@Test
+	void givenWriteWithFairWhenParsedThenItIsAFairWriteLock() {
+		LockOperation operation = parse(Map.of("mode", LockMode.WRITE, "fair", true), "pay");
+
+		assertThat(operation.fair()).isTrue();
+		assertThat(operation.mode()).isEqualTo(LockMode.WRITE);
+	}
+
+	@Test
+	void givenKeysWithFairOrPermitsWhenParsedThenStartupFails() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> parse(Map.of("keys", new String[] { "#from", "#to" }, "fair", true), "transfer"))
+			.withMessageContaining("keys cannot be combined with fair = true");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> parse(Map.of("keys", new String[] { "#from", "#to" }, "permits", 2), "transfer"))
+			.withMessageContaining("keys cannot be combined with permits = 2");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "payLater", "payStage", "reserve", "reserveAll" })
+	void givenKeysOnAnAsyncOrReactiveMethodWhenParsedThenStartupFails(String methodName) {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> parse(Map.of("keys", new String[] { "'a'", "'b'" }), methodName))
+			.withMessageContaining(methodName(methodName))
+			.withMessageContaining("keys is not available on a method returning");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "reserve", "reserveAll" })
+	void givenReadOrPermitsOnAReactiveMethodWhenParsedThenStartupFails(String methodName) {
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("mode", LockMode.READ), methodName))
+			.withMessageContaining("mode = READ is not available on a reactive or suspend method");
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("permits", 2), methodName))
+			.withMessageContaining("permits = 2 is not available on a reactive or suspend method");
+	}
+
+	@Test
+	void givenReadOrPermitsOnACompletableFutureMethodWhenParsedThenTheyAreAccepted() {
+		assertThat(parse(Map.of("mode", LockMode.READ), "payLater").mode()).isEqualTo(LockMode.READ);
+		assertThat(parse(Map.of("permits", 2), "payLater").permits()).isEqualTo(2);
+	}
+
 	private LockOperation parse(Map<String, Object> attributes, String methodName) {
 		return this.parser.parse(locked(attributes), method(methodName), Orders.class);
 	}
@@ -439,6 +566,9 @@ class LockOperationParserTests {
 		}
 
 		public void payByReference(String reference) {
+		}
+
+		public void transfer(long from, long to) {
 		}
 
 		public int count(long orderId) {

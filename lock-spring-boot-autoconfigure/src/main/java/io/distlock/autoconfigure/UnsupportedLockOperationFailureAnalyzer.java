@@ -50,6 +50,18 @@ class UnsupportedLockOperationFailureAnalyzer extends AbstractFailureAnalyzer<Un
 							+ "ReactiveLockTemplate is auto-configured; or define a ReactiveLockTemplate bean; or make "
 							+ shortNames(cause.getMethods()) + " blocking.",
 					cause);
+			case READ_LOCKS -> new FailureAnalysis(
+					"These @DistributedLocked methods ask for read locks (mode = READ), but the application's "
+							+ "lock store has no read locks (Redlock has none):" + list(cause.getMethods()),
+					"Use mode = EXCLUSIVE on " + shortNames(cause.getMethods()) + ", or lock on a single Redis, "
+							+ "Sentinel or Cluster by removing distlock.redlock.nodes.",
+					cause);
+			case PERMITS -> new FailureAnalysis(
+					"These @DistributedLocked methods ask for a concurrency limit (permits > 1), but the "
+							+ "application's lock store has no permits (Redlock has none):" + list(cause.getMethods()),
+					"Remove permits from " + shortNames(cause.getMethods()) + ", or lock on a single Redis, "
+							+ "Sentinel or Cluster by removing distlock.redlock.nodes.",
+					cause);
 		};
 	}
 
