@@ -116,6 +116,18 @@ class LockContextTests {
 	}
 
 	@Test
+	void givenNestedLocksThenHeldListsEveryOneOutermostFirst() {
+		assertThat(LockContext.held()).isEmpty();
+		LockContext.bind(this.outer);
+		LockContext.bind(this.inner);
+
+		assertThat(LockContext.held()).containsExactly(this.outer, this.inner);
+
+		LockContext.unbind(this.inner);
+		assertThat(LockContext.held()).containsExactly(this.outer);
+	}
+
+	@Test
 	void findReturnsNullForKeyNotHeld() {
 		LockContext.bind(this.outer);
 

@@ -191,6 +191,27 @@ class DistributedLockedStartupFailureTests {
 				.hasSingleBean(ReactiveLockTemplate.class));
 	}
 
+	@Test
+	void keyAndKeysTogether() {
+		assertStartupFails(KeyAndKeys.class, "KeyAndKeys.transfer(long,long)",
+				"key '#from' and keys [#to] cannot be combined");
+	}
+
+	@Test
+	void permitsBelowOne() {
+		assertStartupFails(NoPermits.class, "NoPermits.work()", "permits = 0 must be at least 1");
+	}
+
+	@Test
+	void permitsWithAReadMode() {
+		assertStartupFails(ReadPermits.class, "ReadPermits.work()", "permits = 5 cannot be combined with mode = READ");
+	}
+
+	@Test
+	void keysOnAMethodReturningAFuture() {
+		assertStartupFails(AsyncKeys.class, "AsyncKeys.work()", "keys is not available on a method returning");
+	}
+
 	private void assertStartupFails(Class<?> beanClass, String method, String problem) {
 		this.contextRunner.withBean(beanClass)
 			.run((AssertableApplicationContext context) -> assertThat(context).hasFailed()
@@ -407,6 +428,39 @@ class DistributedLockedStartupFailureTests {
 		@Override
 		public void subscribe(Subscriber<? super String> subscriber) {
 			Mono.just("done").subscribe(subscriber);
+		}
+
+	}
+
+	static class KeyAndKeys {
+
+		@DistributedLocked(key = "#from", keys = "#to")
+		public void transfer(long from, long to) {
+		}
+
+	}
+
+	static class NoPermits {
+
+		@DistributedLocked(key = "k", permits = 0)
+		public void work() {
+		}
+
+	}
+
+	static class ReadPermits {
+
+		@DistributedLocked(key = "k", permits = 5, mode = LockMode.READ)
+		public void work() {
+		}
+
+	}
+
+	static class AsyncKeys {
+
+		@DistributedLocked(keys = { "a", "b" })
+		public CompletableFuture<Void> work() {
+			return CompletableFuture.completedFuture(null);
 		}
 
 	}

@@ -21,8 +21,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.LockTemplate;
+import io.distlock.annotation.DistributedLocked;
+import io.distlock.annotation.LockMode;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.core.LockClient;
+import io.distlock.interceptor.UnsupportedLockOperationException;
+import io.distlock.interceptor.UnsupportedLockOperationException.Feature;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
@@ -33,6 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,6 +75,33 @@ class RedlockAutoConfigurationIntegrationTests {
 			});
 			context.getBean(StringRedisTemplate.class).opsForValue().set("app-data", "v");
 			assertThat(redis.endpoint(5).command("GET", "app-data")).isEqualTo("v");
+		});
+	}
+
+	@Test
+	void givenRedlockWhenMethodsAskForReadLocksOrPermitsThenTheStartupFailsNamingThem() {
+		contextRunner().withBean(ReadingReports.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.isInstanceOfSatisfying(UnsupportedLockOperationException.class,
+						(ex) -> assertThat(ex.getFeature()).isEqualTo(Feature.READ_LOCKS))
+				.hasMessageContaining(ReadingReports.class.getName() + ".read(java.lang.String)")
+				.hasMessageContaining("has no read locks (Redlock has none)");
+		});
+		contextRunner().withBean(LimitedExports.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.isInstanceOfSatisfying(UnsupportedLockOperationException.class,
+						(ex) -> assertThat(ex.getFeature()).isEqualTo(Feature.PERMITS))
+				.hasMessageContaining(LimitedExports.class.getName() + ".export()");
+		});
+	}
+
+	@Test
+	void givenRedlockWhenAMethodLocksSeveralKeysOrWritesThenEveryKeyIsARedlock() {
+		contextRunner().withBean(Transfers.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(Transfers.class).transfer(2, 1)).isEqualTo(5);
 		});
 	}
 
@@ -136,6 +168,42 @@ class RedlockAutoConfigurationIntegrationTests {
 			assertThat(sections.overlaps()).isZero();
 			assertThat(sections.count()).isEqualTo(160);
 		}));
+	}
+
+	static class ReadingReports {
+
+		@DistributedLocked(key = "#id", mode = LockMode.READ)
+		public void read(String id) {
+		}
+
+		@DistributedLocked(key = "#id", mode = LockMode.WRITE)
+		public void rebuild(String id) {
+		}
+
+	}
+
+	static class LimitedExports {
+
+		@DistributedLocked(key = "'exports'", permits = 5)
+		public void export() {
+		}
+
+	}
+
+	static class Transfers {
+
+		@DistributedLocked(keys = { "'account:' + #from", "'account:' + #to" }, mode = LockMode.WRITE)
+		public int transfer(long from, long to) {
+			int held = 0;
+			for (int i = 0; i < 5; i++) {
+				if (redis.endpoint(i).command("EXISTS", "lock:account:1").equals(1L)
+						&& redis.endpoint(i).command("EXISTS", "lock:account:2").equals(1L)) {
+					held++;
+				}
+			}
+			return held;
+		}
+
 	}
 
 }

@@ -71,6 +71,28 @@ class UnsupportedLockOperationFailureAnalyzerTests {
 	}
 
 	@Test
+	void readLocksWithoutAReadWriteStoreSayHowToGetThem() {
+		Method pay = method("pay");
+		FailureAnalysis analysis = this.analyzer
+			.analyze(new UnsupportedLockOperationException(Feature.READ_LOCKS, List.of(pay), "no read locks"));
+		assertThat(analysis.getDescription()).startsWith("These @DistributedLocked methods ask for read locks")
+			.endsWith(pay.toString());
+		assertThat(analysis.getAction())
+			.isEqualTo("Use mode = EXCLUSIVE on UnsupportedLockOperationFailureAnalyzerTests.Orders.pay(long), or "
+					+ "lock on a single Redis, Sentinel or Cluster by removing distlock.redlock.nodes.");
+	}
+
+	@Test
+	void permitsWithoutAPermitStoreSayHowToGetThem() {
+		Method pay = method("pay");
+		FailureAnalysis analysis = this.analyzer
+			.analyze(new UnsupportedLockOperationException(Feature.PERMITS, List.of(pay), "no permits"));
+		assertThat(analysis.getDescription()).contains("a concurrency limit (permits > 1)").endsWith(pay.toString());
+		assertThat(analysis.getAction())
+			.startsWith("Remove permits from UnsupportedLockOperationFailureAnalyzerTests.Orders.pay(long)");
+	}
+
+	@Test
 	void refusalAtStartupIsFoundBehindTheContextFailure() {
 		AtomicReference<Throwable> failure = new AtomicReference<>();
 		new ApplicationContextRunner()
