@@ -68,11 +68,15 @@ import org.springframework.util.function.SingletonSupplier;
  * failed stage for an async method), skips or calls the fallback. A method returning a
  * {@code Mono} or {@code Flux}, and a Kotlin {@code suspend} function, is locked through
  * the {@link ReactiveLockTemplate} on subscription, without blocking: a busy lock then
- * gives an error signal (THROW) or an empty publisher (SKIP).
+ * gives an error signal (THROW) or an empty publisher (SKIP). A method with several
+ * {@code keys} goes to
+ * {@link LockTemplate#executeAll(MultiLockRequest, io.distlock.MultiLockCallback, io.distlock.LockBusyCallback)
+ * executeAll}, which takes all of them or none.
  *
  * <p>
  * Once the application's singletons exist, it checks that the lock store can do what the
- * annotated methods ask of it: {@code fair = true} needs a store with fair mode.
+ * annotated methods ask of it: {@code fair = true} needs a store with fair mode,
+ * {@code mode = READ} one with read locks, {@code permits} above 1 one with permits.
  */
 public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, SmartInitializingSingleton {
 
