@@ -253,9 +253,14 @@ final class DefaultLockHandle implements LockHandle {
 			action.run();
 		}
 		Duration held = Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos);
+		Duration keep = (tracking != null) ? tracking.request().minHold().minus(held) : Duration.ZERO;
+		boolean keepHeld = keep.toMillis() > 0;
 		boolean released;
 		try {
-			released = this.kind.release(this.resource, this.ownerToken);
+			// Before its minimum hold time, the lock is not deleted but left to expire
+			// then: owner-checked, like a release, and without waking anyone early.
+			released = keepHeld ? this.client.renew(leaseKey(), this.ownerToken, keep)
+					: this.kind.release(this.resource, this.ownerToken);
 		}
 		catch (RuntimeException ex) {
 			// Released or not, the lock ends here for this handle: it is never closed
@@ -266,6 +271,10 @@ final class DefaultLockHandle implements LockHandle {
 					? LockBackendException.forKey(this.key, backendFailure) : ex;
 		}
 		if (released) {
+			if (keepHeld && logger.isDebugEnabled()) {
+				logger.debug("Lock '" + this.key + "' stays held for the remaining " + keep.toMillis()
+						+ "ms of its minimum hold time");
+			}
 			this.listener.onReleased(this.key, this.name, held);
 			stopHolding("released", null);
 			return;

@@ -54,9 +54,14 @@ import org.springframework.util.Assert;
  * @param permits how many holders the key may have at once across all applications: 1
  * (the default) is the plain lock; more makes the key a concurrency limit, each holder
  * with a lease of its own, in {@link LockMode#EXCLUSIVE} mode and not fair
+ * @param minHold how long the lock stays held at least after it was acquired, even when
+ * it is released sooner: a release before then shortens the lease to what remains of
+ * {@code minHold} instead of deleting it, so that a job that finished early is not run
+ * again at once by another instance; zero (the default) for none; at most
+ * {@link #MAX_TTL}, and at most {@code ttl} without auto-renew
  */
 public record LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, String name,
-		LockMode mode, int permits) {
+		LockMode mode, int permits, Duration minHold) {
 
 	/**
 	 * The longest name accepted, in characters.
@@ -101,8 +106,32 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 				"A READ lock cannot be fair: fair requests queue for the exclusive (write) lock only");
 		Assert.isTrue(permits == 1 || mode == LockMode.EXCLUSIVE, () -> "'permits' = " + permits
 				+ " cannot be combined with mode " + mode + ": a concurrency limit is neither a read nor a write lock");
+		Assert.isTrue(minHold != null, "'minHold' must not be null");
+		Assert.isTrue(!minHold.isNegative(), () -> "'minHold' must not be negative but was " + minHold);
+		Assert.isTrue(minHold.compareTo(MAX_TTL) <= 0,
+				() -> "'minHold' must be at most " + MAX_TTL.toDays() + " days but was " + minHold);
+		Assert.isTrue(autoRenew || minHold.compareTo(ttl) <= 0,
+				() -> "'minHold' (" + minHold + ") must not be longer than 'ttl' (" + ttl
+						+ ") without auto-renew: the lease would run out before it");
 		Assert.isTrue(permits == 1 || !fair, () -> "'permits' = " + permits
 				+ " cannot be combined with fair: permits are not handed out in " + "arrival order");
+	}
+
+	/**
+	 * Create a request without a minimum hold time.
+	 * @param key the lock key
+	 * @param ttl the lease time
+	 * @param waitTime how long to wait for a busy lock
+	 * @param autoRenew whether the lease is renewed while the lock is held
+	 * @param fair whether waiters get the lock in arrival order
+	 * @param name what kind of lock this is, or empty
+	 * @param mode how the key is held
+	 * @param permits how many holders the key may have at once
+	 * @throws IllegalArgumentException naming the argument that is invalid
+	 */
+	public LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, String name,
+			LockMode mode, int permits) {
+		this(key, ttl, waitTime, autoRenew, fair, name, mode, permits, Duration.ZERO);
 	}
 
 	/**
@@ -161,7 +190,7 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 */
 	public LockRequest withAutoRenew(boolean autoRenew) {
 		return new LockRequest(this.key, this.ttl, this.waitTime, autoRenew, this.fair, this.name, this.mode,
-				this.permits);
+				this.permits, this.minHold);
 	}
 
 	/**
@@ -171,7 +200,7 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 */
 	public LockRequest withFair(boolean fair) {
 		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, fair, this.name, this.mode,
-				this.permits);
+				this.permits, this.minHold);
 	}
 
 	/**
@@ -184,7 +213,7 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 */
 	public LockRequest withName(String name) {
 		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, name, this.mode,
-				this.permits);
+				this.permits, this.minHold);
 	}
 
 	/**
@@ -197,7 +226,7 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 */
 	public LockRequest withMode(LockMode mode) {
 		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, this.name, mode,
-				this.permits);
+				this.permits, this.minHold);
 	}
 
 	/**
@@ -210,7 +239,20 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 */
 	public LockRequest withPermits(int permits) {
 		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, this.name, this.mode,
-				permits);
+				permits, this.minHold);
+	}
+
+	/**
+	 * Return a copy of this request that keeps the lock held at least the given time
+	 * after it was acquired, even when released sooner; none by default.
+	 * @param minHold the minimum hold time, zero for none
+	 * @return the new request
+	 * @throws IllegalArgumentException if it is negative, or longer than the ttl of a
+	 * request without auto-renew
+	 */
+	public LockRequest withMinHold(Duration minHold) {
+		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, this.name, this.mode,
+				this.permits, minHold);
 	}
 
 }

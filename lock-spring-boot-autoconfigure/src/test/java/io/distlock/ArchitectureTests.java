@@ -65,6 +65,10 @@ class ArchitectureTests {
 			"io.distlock.LockTemplate", "io.distlock.annotation.DistributedLocked",
 			"io.distlock.annotation.LockFailurePolicy", "io.distlock.annotation.LockMode",
 			"io.distlock.MultiLockRequest", "io.distlock.MultiLockHandle", "io.distlock.MultiLockCallback",
+			"io.distlock.leader.LeaderElection", "io.distlock.leader.LeadershipGrantedEvent",
+			"io.distlock.leader.LeadershipRevokedEvent", "io.distlock.leader.LeadershipRevokedEvent$Reason",
+			"io.distlock.autoconfigure.DistLockLeaderAutoConfiguration",
+			"io.distlock.autoconfigure.DistLockProperties$Leader",
 			// The store SPI and the engine parts a configuration wires
 			"io.distlock.core.AcquireResult", "io.distlock.core.AcquireResult$Acquired",
 			"io.distlock.core.AcquireResult$Busy", "io.distlock.core.AcquireResult$NotConfirmed",

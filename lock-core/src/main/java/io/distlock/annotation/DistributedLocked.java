@@ -182,11 +182,27 @@ public @interface DistributedLocked {
 
 	/**
 	 * What happens when the lock stays busy for the whole wait time:
-	 * {@link LockFailurePolicy#THROW throw} by default. Setting a
-	 * {@link #fallbackMethod()} implies {@link LockFailurePolicy#FALLBACK}.
+	 * {@link LockFailurePolicy#THROW throw} by default, or {@link LockFailurePolicy#SKIP
+	 * skip} quietly (logged at DEBUG) on a method that is also {@code @Scheduled}, since
+	 * another instance runs the job then. Setting a {@link #fallbackMethod()} implies
+	 * {@link LockFailurePolicy#FALLBACK}. A policy given here wins over both defaults.
 	 * @return the failure policy
 	 */
-	LockFailurePolicy onFailure() default LockFailurePolicy.THROW;
+	LockFailurePolicy onFailure() default LockFailurePolicy.DEFAULT;
+
+	/**
+	 * How long the lock stays held at least after it was acquired, even when the method
+	 * returns sooner, in the same formats as {@link #ttl()}: a release before then
+	 * shortens the lease to what remains of it (owner-checked) instead of deleting the
+	 * lock; after it, the release is as usual. For a {@code @Scheduled} job that must run
+	 * once per period across instances: {@code minHold} a little shorter than the period
+	 * keeps an instance whose schedule fires a little later from running the job again.
+	 * Empty (the default) means none. Longer than {@link #ttl()} with
+	 * {@link #autoRenew()} off fails the startup, as does {@code minHold} with
+	 * {@link #keys()} or on a reactive or suspend method.
+	 * @return the minimum hold time
+	 */
+	String minHold() default "";
 
 	/**
 	 * The name of a method on the same bean, with the same parameter types and a

@@ -23,6 +23,13 @@ package io.distlock.annotation;
 public enum LockFailurePolicy {
 
 	/**
+	 * {@link #THROW}, except on a method that is also {@code @Scheduled}: {@link #SKIP},
+	 * logged at DEBUG, since another instance runs the job. The default, so that any
+	 * policy given explicitly wins.
+	 */
+	DEFAULT,
+
+	/**
 	 * Throw {@link io.distlock.LockAcquisitionException}.
 	 */
 	THROW,

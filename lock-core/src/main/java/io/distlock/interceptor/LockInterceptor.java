@@ -276,7 +276,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 	private static LockRequest request(LockOperation operation, String key) {
 		try {
 			return new LockRequest(key, operation.ttl(), operation.waitTime(), operation.autoRenew(), operation.fair(),
-					operation.lockName(), operation.mode(), operation.permits());
+					operation.lockName(), operation.mode(), operation.permits(), operation.minHold());
 		}
 		catch (IllegalArgumentException ex) {
 			throw LockKeyEvaluator.invalidKey(operation, "gave an invalid lock key: " + ex.getMessage(), ex);

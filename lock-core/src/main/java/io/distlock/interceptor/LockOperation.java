@@ -61,16 +61,19 @@ public final class LockOperation {
 
 	private final int permits;
 
+	private final Duration minHold;
+
 	LockOperation(Method method, String name, KeyExpression key, Duration ttl, Duration waitTime, boolean autoRenew,
 			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback, Shape shape, String lockName) {
-		this(method, name, key, List.of(), LockMode.EXCLUSIVE, 1, ttl, waitTime, autoRenew, fair, onFailure, fallback,
-				shape, lockName);
+		this(method, name, key, List.of(), LockMode.EXCLUSIVE, 1, ttl, waitTime, Duration.ZERO, autoRenew, fair,
+				onFailure, fallback, shape, lockName);
 	}
 
 	LockOperation(Method method, String name, KeyExpression key, List<KeyExpression> keys, LockMode mode, int permits,
-			Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, LockFailurePolicy onFailure,
-			@Nullable Method fallback, Shape shape, String lockName) {
+			Duration ttl, Duration waitTime, Duration minHold, boolean autoRenew, boolean fair,
+			LockFailurePolicy onFailure, @Nullable Method fallback, Shape shape, String lockName) {
 		this.method = method;
+		this.minHold = minHold;
 		this.keys = List.copyOf(keys);
 		this.mode = mode;
 		this.permits = permits;
@@ -155,6 +158,14 @@ public final class LockOperation {
 	}
 
 	/**
+	 * Return how long the lock stays held at least after it was acquired.
+	 * @return the minimum hold time, zero for none
+	 */
+	public Duration minHold() {
+		return this.minHold;
+	}
+
+	/**
 	 * Return whether the lease is renewed while the method runs.
 	 * @return whether auto-renewed
 	 */
@@ -171,7 +182,8 @@ public final class LockOperation {
 	}
 
 	/**
-	 * Return what to do when the lock stays busy.
+	 * Return what to do when the lock stays busy, with the default decided for the
+	 * method: never {@link LockFailurePolicy#DEFAULT}.
 	 * @return the failure policy
 	 */
 	public LockFailurePolicy onFailure() {

@@ -35,6 +35,8 @@ import io.distlock.annotation.LockMode;
 
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodParameter;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -87,6 +89,12 @@ final class LockOperationParser {
 		Duration waitTime = duration(method, "waitTime", locked.waitTime(), this.defaultWaitTime, MAX_WAIT_TIME,
 				"it must fit in a long of milliseconds");
 		LockFailurePolicy onFailure = locked.onFailure();
+		if (onFailure == LockFailurePolicy.DEFAULT) {
+			// Another instance runs a scheduled job whose lock is busy: nothing failed.
+			onFailure = (scheduled(method) && locked.fallbackMethod().isEmpty()
+					&& !(method.getReturnType().isPrimitive() && method.getReturnType() != void.class))
+							? LockFailurePolicy.SKIP : LockFailurePolicy.THROW;
+		}
 		Method fallback = null;
 		if (!locked.fallbackMethod().isEmpty()) {
 			if (onFailure == LockFailurePolicy.SKIP) {
@@ -112,10 +120,41 @@ final class LockOperationParser {
 							+ "are not taken in arrival order; remove fair = true");
 		}
 		checkKind(locked, method, keys, shape);
+		Duration minHold = duration(method, "minHold", locked.minHold(), Duration.ZERO, LockRequest.MAX_TTL,
+				"it must be at most " + LockRequest.MAX_TTL.toDays() + "d, the longest lease a lock can have");
+		checkMinHold(locked, method, minHold, ttl, keys, shape);
 		String lockName = locked.name().isEmpty()
 				? ClassUtils.getShortName(method.getDeclaringClass()) + "." + method.getName() : locked.name();
-		return new LockOperation(method, name, key, keys, locked.mode(), locked.permits(), ttl, waitTime,
+		return new LockOperation(method, name, key, keys, locked.mode(), locked.permits(), ttl, waitTime, minHold,
 				locked.autoRenew(), locked.fair(), onFailure, fallback, shape, lockName);
+	}
+
+	private static boolean scheduled(Method method) {
+		// By name: the scheduling annotations need not be used at all.
+		MergedAnnotations annotations = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY);
+		return annotations.isPresent("org.springframework.scheduling.annotation.Scheduled")
+				|| annotations.isPresent("org.springframework.scheduling.annotation.Schedules");
+	}
+
+	private static void checkMinHold(DistributedLocked locked, Method method, Duration minHold, Duration ttl,
+			List<KeyExpression> keys, LockOperation.Shape shape) {
+		if (minHold.isZero()) {
+			return;
+		}
+		if (!locked.autoRenew() && minHold.compareTo(ttl) > 0) {
+			throw invalid(method, "minHold",
+					"minHold '" + locked.minHold() + "' is longer than the ttl of " + ttl.toMillis()
+							+ "ms without autoRenew: the lease would run out before it; raise the ttl, or "
+							+ "renew the lease");
+		}
+		if (!keys.isEmpty()) {
+			throw invalid(method, "minHold", "minHold '" + locked.minHold()
+					+ "' cannot be combined with keys: it holds one lock longer; remove one of them");
+		}
+		if (shape == LockOperation.Shape.MONO || shape == LockOperation.Shape.FLUX) {
+			throw invalid(method, "minHold",
+					"minHold '" + locked.minHold() + "' is not available on a reactive or suspend method");
+		}
 	}
 
 	private List<KeyExpression> keys(DistributedLocked locked, Method method) {

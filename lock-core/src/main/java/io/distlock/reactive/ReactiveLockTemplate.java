@@ -368,6 +368,8 @@ public class ReactiveLockTemplate {
 				() -> "Lock '" + request.key() + "' was requested as "
 						+ ((request.permits() > 1) ? request.permits() + " permits" : "a READ lock")
 						+ ", but ReactiveLockTemplate takes exclusive (and write) locks only");
+		Assert.isTrue(request.minHold().isZero(), () -> "Lock '" + request.key()
+				+ "' was requested with a minHold, which ReactiveLockTemplate does not keep");
 	}
 
 	private static Mono<Void> reentered(LockRequest request, HeldReactiveLock outer) {

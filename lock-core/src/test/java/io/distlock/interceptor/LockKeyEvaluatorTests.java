@@ -396,7 +396,7 @@ class LockKeyEvaluatorTests {
 			.map((key) -> parser.parse(key, name, method, "keys"))
 			.toList();
 		return new LockOperation(method, name, parser.parse("", name, method), expressions, LockMode.EXCLUSIVE, 1,
-				Duration.ofSeconds(10), Duration.ZERO, true, false, LockFailurePolicy.THROW, null,
+				Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO, true, false, LockFailurePolicy.THROW, null,
 				LockOperation.Shape.BLOCKING, "Orders.test");
 	}
 

@@ -93,6 +93,8 @@ public class DistLockProperties {
 
 	private final Actuator actuator = new Actuator();
 
+	private final Leader leader = new Leader();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -173,6 +175,10 @@ public class DistLockProperties {
 
 	public Actuator getActuator() {
 		return this.actuator;
+	}
+
+	public Leader getLeader() {
+		return this.leader;
 	}
 
 	/**
@@ -323,6 +329,42 @@ public class DistLockProperties {
 
 		public void setForceReleaseEnabled(boolean forceReleaseEnabled) {
 			this.forceReleaseEnabled = forceReleaseEnabled;
+		}
+
+	}
+
+	/**
+	 * Leader election among the instances of the application.
+	 */
+	public static class Leader {
+
+		/**
+		 * Name of the leadership, which is also its lock key: when set, one instance of
+		 * the application holds it for as long as it lives, and publishes
+		 * LeadershipGrantedEvent and LeadershipRevokedEvent.
+		 */
+		private @Nullable String name;
+
+		/**
+		 * Lease time of the leadership lock: how long after a crash of the leader another
+		 * instance takes over. Renewed every third of it.
+		 */
+		private Duration ttl = Duration.ofSeconds(10);
+
+		public @Nullable String getName() {
+			return this.name;
+		}
+
+		public void setName(@Nullable String name) {
+			this.name = name;
+		}
+
+		public Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(Duration ttl) {
+			this.ttl = ttl;
 		}
 
 	}

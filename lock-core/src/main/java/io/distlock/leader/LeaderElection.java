@@ -1,0 +1,329 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.leader;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.LockAcquisitionException;
+import io.distlock.LockBackendException;
+import io.distlock.LockHandle;
+import io.distlock.LockListener;
+import io.distlock.LockRequest;
+import io.distlock.LockTemplate;
+import io.distlock.core.LeaseRenewer;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockWaiter;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.util.Assert;
+
+/**
+ * Elects one leader among the instances of an application: while running, it contends for
+ * one lock of the given name, holds it (renewed) for as long as the instance lives, and
+ * contends again when it is lost. The instance that gets it publishes a
+ * {@link LeadershipGrantedEvent}; when it loses it, or gives it up on shutdown, a
+ * {@link LeadershipRevokedEvent}.
+ *
+ * <pre class="code">
+ * if (leaderElection.isLeader()) {
+ *     long token = leaderElection.getFencingToken().orElseThrow();
+ *     storage.write(report, token);
+ * }
+ * </pre>
+ *
+ * <p>
+ * Other instances wait for the lock as any waiter does: a graceful shutdown releases it
+ * and wakes one of them at once; after a crash (kill -9) the lock expires after its ttl,
+ * so leadership moves within about one ttl. Every leadership gets a fencing token greater
+ * than that of every leader before, so a leader that was paused past its ttl and still
+ * writes can be fenced off. Leadership is renewed without the maximum hold time of
+ * ordinary locks.
+ */
+public class LeaderElection implements SmartLifecycle, ApplicationEventPublisherAware {
+
+	/**
+	 * The default lease time of the leadership lock: ten seconds.
+	 */
+	public static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
+
+	// Leadership is held for the life of the instance; a century is as long as that.
+	private static final Duration LIFETIME = Duration.ofDays(365L * 100);
+
+	// How long one attempt waits before the loop checks that it still runs.
+	private static final Duration ATTEMPT = Duration.ofMinutes(1);
+
+	private static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(1);
+
+	private static final Log logger = LogFactory.getLog(LeaderElection.class);
+
+	private final String name;
+
+	private final LeaseRenewer renewer;
+
+	private final LockTemplate lockTemplate;
+
+	private final Object monitor = new Object();
+
+	private Duration ttl = DEFAULT_TTL;
+
+	private ApplicationEventPublisher publisher = (event) -> {
+	};
+
+	private volatile @Nullable Leadership leadership;
+
+	private volatile boolean running;
+
+	private @Nullable Thread contender;
+
+	/**
+	 * Create an election for the lock of the given name in the given store.
+	 * @param client the lock store
+	 * @param waiter the waiter that release notifications signal, so that a graceful
+	 * handover wakes a contender at once
+	 * @param name the name of the leadership, which is the lock key
+	 */
+	public LeaderElection(LockClient client, LockWaiter waiter, String name) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(waiter, "'waiter' must not be null");
+		LockRequest.of(name, DEFAULT_TTL, Duration.ZERO);
+		this.name = name;
+		this.renewer = new LeaseRenewer(client, LIFETIME);
+		this.lockTemplate = new LockTemplate(client, waiter);
+		this.lockTemplate.setLeaseRenewer(this.renewer);
+	}
+
+	/**
+	 * Set the lease time of the leadership lock: how long after a crash of the leader
+	 * another instance takes over; {@link #DEFAULT_TTL ten seconds} by default. Renewed
+	 * every third of it.
+	 * @param ttl the lease time
+	 */
+	public void setTtl(Duration ttl) {
+		LockRequest.of(this.name, ttl, Duration.ZERO);
+		this.ttl = ttl;
+	}
+
+	/**
+	 * Set the prefix put before the lock key, as the application's {@code LockTemplate}
+	 * has it.
+	 * @param keyPrefix the key prefix
+	 */
+	public void setKeyPrefix(String keyPrefix) {
+		this.lockTemplate.setKeyPrefix(keyPrefix);
+	}
+
+	/**
+	 * Set listeners to tell about the leadership lock, such as the metrics listener.
+	 * @param listeners the listeners
+	 */
+	public void setLockListeners(List<LockListener> listeners) {
+		this.lockTemplate.setLockListeners(listeners);
+	}
+
+	@Override
+	public void setApplicationEventPublisher(ApplicationEventPublisher publisher) {
+		this.publisher = publisher;
+	}
+
+	/**
+	 * Return the name of the leadership, which is also its lock key.
+	 * @return the name
+	 */
+	public String getName() {
+		return this.name;
+	}
+
+	/**
+	 * Tell whether this instance is the leader now: it holds the leadership lock, and no
+	 * renewal found it lost.
+	 * @return whether this instance leads
+	 */
+	public boolean isLeader() {
+		Leadership current = this.leadership;
+		return current != null && !current.lost().isDone();
+	}
+
+	/**
+	 * Return the fencing token of this instance's leadership, for fencing the leader's
+	 * writes: greater than that of every leader before.
+	 * @return the fencing token, or empty when this instance does not lead
+	 */
+	public OptionalLong getFencingToken() {
+		Leadership current = this.leadership;
+		return (current != null && !current.lost().isDone()) ? OptionalLong.of(current.lock().fencingToken())
+				: OptionalLong.empty();
+	}
+
+	/**
+	 * Start contending for the leadership, on a thread of its own.
+	 */
+	@Override
+	public void start() {
+		synchronized (this.monitor) {
+			if (this.running) {
+				return;
+			}
+			this.running = true;
+			Thread thread = new Thread(this::contend, "distlock-leader-" + this.name);
+			thread.setDaemon(true);
+			this.contender = thread;
+			thread.start();
+		}
+	}
+
+	/**
+	 * Stop contending, and give the leadership up if this instance has it: the lock is
+	 * released, so that another instance takes over at once.
+	 */
+	@Override
+	public void stop() {
+		Thread thread;
+		synchronized (this.monitor) {
+			if (!this.running) {
+				return;
+			}
+			this.running = false;
+			thread = this.contender;
+			this.contender = null;
+		}
+		if (thread != null) {
+			thread.interrupt();
+			try {
+				thread.join(this.ttl.toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		Leadership current = this.leadership;
+		this.leadership = null;
+		if (current != null) {
+			try {
+				current.lock().close();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not give up the leadership '" + this.name + "'; it expires after its ttl of "
+						+ this.ttl.toMillis() + "ms", ex);
+			}
+			if (!current.lost().isDone()) {
+				this.publisher.publishEvent(new LeadershipRevokedEvent(this, this.name, current.lock().fencingToken(),
+						LeadershipRevokedEvent.Reason.STOPPED));
+			}
+		}
+		this.renewer.close();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * Return the lifecycle phase: the leadership is given up before the lease renewer and
+	 * the connections it needs stop.
+	 * @return {@code SmartLifecycle.DEFAULT_PHASE - 1024}
+	 */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 1024;
+	}
+
+	private void contend() {
+		LockRequest request = LockRequest.of(this.name, this.ttl, ATTEMPT).withName("leader");
+		while (this.running) {
+			Optional<LockHandle> lock;
+			try {
+				lock = this.lockTemplate.tryAcquire(request);
+			}
+			catch (LockAcquisitionException ex) {
+				// Interrupted: stopping.
+				continue;
+			}
+			catch (LockBackendException ex) {
+				logger.warn("Could not contend for the leadership '" + this.name + "'; trying again in "
+						+ RETRY_AFTER_FAILURE.toMillis() + "ms: " + ex.getMessage());
+				pause();
+				continue;
+			}
+			if (lock.isPresent()) {
+				lead(lock.get());
+			}
+		}
+	}
+
+	private void lead(LockHandle lock) {
+		CompletableFuture<Void> lost = new CompletableFuture<>();
+		lock.whenLost().thenRun(() -> lost.complete(null));
+		Leadership current = new Leadership(lock, lost);
+		synchronized (this.monitor) {
+			if (!this.running) {
+				// Stopped while the lock was taken: give it back at once.
+				lock.close();
+				return;
+			}
+			this.leadership = current;
+		}
+		logger.info("This instance leads '" + this.name + "' (fencing token " + lock.fencingToken() + ")");
+		this.publisher.publishEvent(new LeadershipGrantedEvent(this, this.name, lock.fencingToken()));
+		try {
+			lost.get();
+		}
+		catch (InterruptedException ex) {
+			// Stopping: stop() gives the leadership up.
+			return;
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException(ex);
+		}
+		this.leadership = null;
+		logger.warn("This instance lost the leadership '" + this.name + "' (fencing token " + lock.fencingToken()
+				+ "); contending again");
+		try {
+			lock.close();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not release the lost leadership lock '" + this.name + "'", ex);
+		}
+		this.publisher.publishEvent(
+				new LeadershipRevokedEvent(this, this.name, lock.fencingToken(), LeadershipRevokedEvent.Reason.LOST));
+	}
+
+	private void pause() {
+		try {
+			Thread.sleep(RETRY_AFTER_FAILURE.toMillis());
+		}
+		catch (InterruptedException ex) {
+			// Stopping: the loop ends.
+		}
+	}
+
+	private record Leadership(LockHandle lock, CompletableFuture<Void> lost) {
+
+	}
+
+}

@@ -1,0 +1,75 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure;
+
+import io.distlock.LockListener;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockWaiter;
+import io.distlock.leader.LeaderElection;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for leader election: a {@link LeaderElection} when
+ * {@code distlock.leader.name} is set, on the application's lock store, with its key
+ * prefix, waiter and lock listeners.
+ */
+@AutoConfiguration(after = DistLockAutoConfiguration.class)
+@ConditionalOnProperty("distlock.leader.name")
+@ConditionalOnBean({ LockClient.class, LockWaiter.class })
+public final class DistLockLeaderAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LeaderElection leaderElection(LockClient lockClient, LockWaiter lockWaiter, DistLockProperties properties,
+			ObjectProvider<LockListener> listeners) {
+		String name = properties.getLeader().getName();
+		if (name == null || name.isBlank()) {
+			throw new InvalidDistLockPropertyException("distlock.leader.name", name,
+					"distlock.leader.name is blank, but the leadership needs a name, which is its lock key",
+					"Set distlock.leader.name to the name of the leadership, such as the application's name, or "
+							+ "remove it to turn leader election off");
+		}
+		LeaderElection election;
+		try {
+			election = new LeaderElection(lockClient, lockWaiter, name);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidDistLockPropertyException("distlock.leader.name", name,
+					"distlock.leader.name cannot be a lock key: " + ex.getMessage(),
+					"Use a name of at most 1 KiB without control characters", ex);
+		}
+		try {
+			election.setTtl(properties.getLeader().getTtl());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidDistLockPropertyException("distlock.leader.ttl", properties.getLeader().getTtl(),
+					"distlock.leader.ttl cannot be a lease time: " + ex.getMessage(),
+					"Use a ttl of at least 1ms and at most 365d, such as 10s", ex);
+		}
+		election.setKeyPrefix(properties.getKeyPrefix());
+		election.setLockListeners(listeners.orderedStream().toList());
+		return election;
+	}
+
+}
