@@ -228,4 +228,31 @@ class LockRequestTests {
 			.withMessage("'keys' must hold at most 1000 distinct keys but held 1001");
 	}
 
+	@Test
+	void givenAMinHoldThenCopiesKeepIt() {
+		LockRequest request = LockRequest.of("k", TTL, Duration.ZERO).withMinHold(Duration.ofSeconds(5));
+
+		assertThat(request.minHold()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(request.withName("job").withPermits(2).minHold()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(LockRequest.of("k", TTL, Duration.ZERO).minHold()).isZero();
+	}
+
+	@Test
+	void givenAMinHoldLongerThanAFixedLeaseThenTheRequestIsRejected() {
+		LockRequest fixed = LockRequest.of("k", TTL, Duration.ZERO).withAutoRenew(false);
+
+		assertThatIllegalArgumentException().isThrownBy(() -> fixed.withMinHold(Duration.ofSeconds(11)))
+			.withMessageContaining("'minHold' (PT11S) must not be longer than 'ttl' (PT10S) without auto-renew");
+		assertThat(fixed.withMinHold(TTL).minHold()).isEqualTo(TTL);
+		assertThat(LockRequest.of("k", TTL, Duration.ZERO).withMinHold(Duration.ofMinutes(1)).minHold())
+			.isEqualTo(Duration.ofMinutes(1));
+	}
+
+	@Test
+	void givenANegativeMinHoldThenTheRequestIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LockRequest.of("k", TTL, Duration.ZERO).withMinHold(Duration.ofMillis(-1)))
+			.withMessage("'minHold' must not be negative but was PT-0.001S");
+	}
+
 }

@@ -39,6 +39,7 @@ import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.context.support.PropertySourcesPlaceholderConfigurer;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.mock.env.MockEnvironment;
+import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -532,6 +533,61 @@ class LockOperationParserTests {
 		assertThat(parse(Map.of("permits", 2), "payLater").permits()).isEqualTo(2);
 	}
 
+	@Test
+	void givenNoFailurePolicyOnAScheduledMethodThenABusyLockSkipsTheRun() {
+		assertThat(parse(Map.of(), "nightly").onFailure()).isEqualTo(LockFailurePolicy.SKIP);
+	}
+
+	@Test
+	void givenAnExplicitFailurePolicyOnAScheduledMethodThenItWins() {
+		assertThat(parse(Map.of("onFailure", LockFailurePolicy.THROW), "nightly").onFailure())
+			.isEqualTo(LockFailurePolicy.THROW);
+		assertThat(parse(Map.of("fallbackMethod", "nightlyFallback"), "nightly").onFailure())
+			.isEqualTo(LockFailurePolicy.FALLBACK);
+	}
+
+	@Test
+	void givenNoFailurePolicyOnAnOrdinaryMethodThenABusyLockThrows() {
+		assertThat(parse(Map.of(), "pay").onFailure()).isEqualTo(LockFailurePolicy.THROW);
+	}
+
+	@Test
+	void givenAMinHoldThenItIsCarriedOverAndNoneByDefault() {
+		assertThat(parse(Map.of("minHold", "5s"), "nightly").minHold()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(parse(Map.of(), "nightly").minHold()).isZero();
+	}
+
+	@Test
+	void givenAMinHoldLongerThanAFixedLeaseThenStartupFails() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> parse(Map.of("minHold", "20s", "ttl", "10s", "autoRenew", false), "nightly"))
+			.withMessageContaining(methodName("nightly"))
+			.withMessageContaining("minHold '20s' is longer than the ttl of 10000ms without autoRenew");
+	}
+
+	@Test
+	void givenAMinHoldLongerThanARenewedLeaseThenItIsAccepted() {
+		assertThat(parse(Map.of("minHold", "20s", "ttl", "10s"), "nightly").minHold())
+			.isEqualTo(Duration.ofSeconds(20));
+	}
+
+	@Test
+	void givenAnInvalidMinHoldThenStartupFailsNamingIt() {
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("minHold", "soon"), "nightly"))
+			.withMessageContaining("minHold 'soon' is not a valid duration");
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("minHold", "-1s"), "nightly"))
+			.withMessageContaining("minHold '-1s' must not be negative");
+	}
+
+	@Test
+	void givenAMinHoldWithKeysOrOnAReactiveMethodThenStartupFails() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> parse(Map.of("minHold", "1s", "keys", new String[] { "#from", "#to" }), "transfer"))
+			.withMessageContaining("minHold '1s' cannot be combined with keys");
+		assertThatIllegalStateException().isThrownBy(() -> parse(Map.of("minHold", "1s"), "reserve"))
+			.withMessageContaining("minHold '1s' is not available on a reactive or suspend method");
+	}
+
 	private LockOperation parse(Map<String, Object> attributes, String methodName) {
 		return this.parser.parse(locked(attributes), method(methodName), Orders.class);
 	}
@@ -569,6 +625,13 @@ class LockOperationParserTests {
 		}
 
 		public void transfer(long from, long to) {
+		}
+
+		@Scheduled(fixedRate = 1000)
+		public void nightly() {
+		}
+
+		public void nightlyFallback() {
 		}
 
 		public int count(long orderId) {
