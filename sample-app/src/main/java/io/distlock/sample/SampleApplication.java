@@ -24,6 +24,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * The sample shop: a Spring Boot application that uses distlock through the starter and
@@ -31,6 +32,7 @@ import org.springframework.context.annotation.Bean;
  */
 @SpringBootApplication
 @EnableConfigurationProperties(SampleProperties.class)
+@EnableScheduling
 public class SampleApplication {
 
 	@Bean

@@ -29,6 +29,7 @@ import io.distlock.sample.shop.Inventory;
 import io.distlock.sample.shop.Purchase;
 import io.distlock.sample.shop.Shop;
 import io.distlock.sample.shop.StaleFencingTokenException;
+import io.distlock.sample.shop.StockReport;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -121,6 +122,22 @@ class SampleApplicationIntegrationTests {
 					HttpResponse.BodyHandlers.ofString());
 			System.out.println("GET /actuator/health: " + health.body());
 			assertThat(health.body()).contains("\"distlock\":{", "\"backend\":\"redis\"");
+		}
+	}
+
+	@Test
+	void givenTwoNodesThenTheScheduledStockReportRunsOncePerInterval() throws Exception {
+		String[] settings = { "--spring.data.redis.url=" + redis.endpoint().uri(), "--sample.report-interval=300ms",
+				"--sample.report-min-hold=250ms" };
+		try (ConfigurableApplicationContext first = run(settings);
+				ConfigurableApplicationContext second = run(settings)) {
+			long start = System.nanoTime();
+			Thread.sleep(3000);
+			long intervals = (System.nanoTime() - start) / 300_000_000L;
+			int runs = first.getBean(StockReport.class).runs() + second.getBean(StockReport.class).runs();
+
+			// Both nodes fire every interval; one runs the report, the other skips it.
+			assertThat(runs).isBetween((int) intervals - 2, (int) intervals + 2);
 		}
 	}
 
