@@ -678,11 +678,7 @@ public class LockTemplate {
 			targets.add(new MultiKeyAcquirer.Target(single, LockKind.of(single, this.client), this.keyPrefix + key));
 		}
 		String description = String.join(", ", request.keys());
-		Observation acquiring = Observation
-			.createNotStarted(this.observationConvention, this.defaultObservationConvention,
-					() -> new LockObservationContext(LockObservationContext.Phase.ACQUIRE, description, request.name()),
-					this.observationRegistry)
-			.start();
+		Observation acquiring = observation(LockObservationContext.Phase.ACQUIRE, description, request.name()).start();
 		MultiKeyAcquirer.Outcome outcome;
 		try {
 			outcome = this.multiKeyAcquirer.acquire(targets, request.waitTime(), start);
@@ -746,8 +742,12 @@ public class LockTemplate {
 	}
 
 	private Observation observation(LockObservationContext.Phase phase, LockRequest request) {
+		return observation(phase, request.key(), request.name());
+	}
+
+	private Observation observation(LockObservationContext.Phase phase, String key, String name) {
 		return Observation.createNotStarted(this.observationConvention, this.defaultObservationConvention,
-				() -> new LockObservationContext(phase, request.key(), request.name()), this.observationRegistry);
+				() -> new LockObservationContext(phase, key, name), this.observationRegistry);
 	}
 
 	private static void stop(Observation observation, String outcome, long fencingToken, @Nullable Throwable failure) {
