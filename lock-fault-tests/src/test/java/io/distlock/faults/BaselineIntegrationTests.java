@@ -53,4 +53,35 @@ class BaselineIntegrationTests {
 		assertThat(result.report().sections()).isPositive();
 	}
 
+	@Test
+	void multiKeyWithoutFaults() throws Exception {
+		ScenarioResult result = FaultScenario.named("baseline-multi", 3)
+			.multiKey()
+			.duration(Duration.ofSeconds(3))
+			.run();
+		assertThat(result.violations()).as(result.summary()).isZero();
+		assertThat(result.report().excusedOverlaps()).as("overlaps excused by a lost lock").isZero();
+		assertThat(result.report().toldAtReleaseOverlaps()).as("overlaps told only at release").isZero();
+		assertThat(result.report().unfencedLostUpdates()).as("lost updates without fencing").isZero();
+		// Both kinds took the keys, so that the checker saw them exclude each other.
+		int multiHolds = result.report().multiHolds();
+		assertThat(multiHolds).as("multi-key acquisitions").isGreaterThanOrEqualTo(20);
+		assertThat(result.report().sections() - 2 * multiHolds).as("single-key sections").isGreaterThanOrEqualTo(20);
+	}
+
+	@Test
+	void permitsWithoutFaults() throws Exception {
+		ScenarioResult result = FaultScenario.named("baseline-permits", 4)
+			.permits(3)
+			.keys(1)
+			.duration(Duration.ofSeconds(3))
+			.run();
+		assertThat(result.violations()).as(result.summary()).isZero();
+		assertThat(result.report().excusedOverlaps()).as("excess excused by a lost permit").isZero();
+		assertThat(result.report().toldAtReleaseOverlaps()).as("excess told only at release").isZero();
+		assertThat(result.report().permitSections()).as("permit sections").isGreaterThanOrEqualTo(50);
+		// Nine workers for three permits: the limit was reached, and never passed.
+		assertThat(result.report().maxPermitHolders()).as("most permit holders at once").isEqualTo(3);
+	}
+
 }
