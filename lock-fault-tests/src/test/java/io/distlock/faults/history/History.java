@@ -111,7 +111,8 @@ public record History(List<Section> sections, List<StorageOp> storageOps, List<A
 	 * One critical section: from the holder's entry, recorded in the storage after it got
 	 * the lock, to its exit, recorded before it released the lock. A multi-key
 	 * acquisition has one section per key, all of one {@code group}, each with that key's
-	 * token; a permit holder's section has the key's limit as {@code permits}.
+	 * token; a permit holder's section has the key's limit as {@code permits}; a read
+	 * hold's section is {@code read}.
 	 *
 	 * @param holder the unique id of this acquisition (of this key, for a multi-key one)
 	 * @param client the client JVM
@@ -125,9 +126,28 @@ public record History(List<Section> sections, List<StorageOp> storageOps, List<A
 	 * for a single-key one
 	 * @param permits how many holders the key may have at once: 1 for an exclusive lock,
 	 * more for one of a key's permits
+	 * @param read whether this is a read hold, shared with other readers and excluding
+	 * writers; its token is the latest writer's, shared with the other readers
 	 */
 	public record Section(String holder, String client, String key, long token, long enterSeq, long exitSeq,
-			Release release, String group, int permits) {
+			Release release, String group, int permits, boolean read) {
+
+		/**
+		 * Create the section of a write or exclusive lock, or of one of a key's permits.
+		 * @param holder the unique id of this acquisition
+		 * @param client the client JVM
+		 * @param key the lock key
+		 * @param token the fencing token the holder got
+		 * @param enterSeq the storage sequence number of the entry
+		 * @param exitSeq the storage sequence number of the exit, or {@code -1}
+		 * @param release how the lock was given back
+		 * @param group the multi-key acquisition, empty for none
+		 * @param permits how many holders the key may have at once
+		 */
+		public Section(String holder, String client, String key, long token, long enterSeq, long exitSeq,
+				Release release, String group, int permits) {
+			this(holder, client, key, token, enterSeq, exitSeq, release, group, permits, false);
+		}
 
 		/**
 		 * Create the section of an exclusive single-key lock.
@@ -141,7 +161,7 @@ public record History(List<Section> sections, List<StorageOp> storageOps, List<A
 		 */
 		public Section(String holder, String client, String key, long token, long enterSeq, long exitSeq,
 				Release release) {
-			this(holder, client, key, token, enterSeq, exitSeq, release, "", 1);
+			this(holder, client, key, token, enterSeq, exitSeq, release, "", 1, false);
 		}
 
 		/**

@@ -88,6 +88,18 @@ import io.distlock.faults.history.History.Window;
  * token for it, and every section began before any ended. A client killed part way
  * through entering its keys may leave some without a section; that is not counted.
  *
+ * <h2>Read and write locks</h2>
+ * <p>
+ * A read hold's section ({@link Section#read()}) is checked with the write and exclusive
+ * sections of its key, except that readers may overlap each other, and share their token
+ * (the latest writer's) with each other and with that writer, which is therefore no
+ * duplicate. A reader and a writer that overlap are an overlap as between two writers:
+ * the stale one is the one with the lower token, and on equal tokens the writer (a reader
+ * only gets a writer's token once that writer holds the lock, so it can only have come in
+ * after the writer's lease ran out); it is excused or counted apart by the same rules. A
+ * reader that enters after a writer left must carry at least that writer's token (a token
+ * regression otherwise).
+ *
  * <h2>Permits</h2>
  * <p>
  * Sections on one of a key's permits ({@link Section#isPermit()}) are exempt from the
@@ -207,6 +219,10 @@ public final class HistoryChecker {
 			sections.sort(Comparator.comparingLong(Section::enterSeq));
 			Map<Long, String> holderOfToken = new HashMap<>();
 			for (Section section : sections) {
+				if (section.read()) {
+					// Readers share the latest writer's token.
+					continue;
+				}
 				String other = holderOfToken.putIfAbsent(section.token(), section.holder());
 				if (other != null && this.duplicates.add(section.key() + "#" + section.token())) {
 					violation(Violation.DUPLICATE_TOKEN, "token " + section.token() + " of '" + section.key()
@@ -245,21 +261,34 @@ public final class HistoryChecker {
 		 * it.
 		 */
 		private void overlap(Section first, Section second, Set<Section> overlapped) {
-			Section stale = (second.token() < first.token()) ? second : first;
+			if (first.read() && second.read()) {
+				return;
+			}
+			// A reader shares the token of the writer it came after: one of the two is
+			// stale all the same, the writer.
+			boolean readerAndWriter = first.read() != second.read();
+			Section stale;
+			if (first.token() == second.token() && readerAndWriter) {
+				stale = first.read() ? second : first;
+			}
+			else {
+				stale = (second.token() < first.token()) ? second : first;
+			}
 			if (!overlapped.add(stale)) {
 				return;
 			}
-			if (first.token() != second.token() && noticed(stale)) {
+			boolean oneIsStale = first.token() != second.token() || readerAndWriter;
+			if (oneIsStale && noticed(stale)) {
 				this.excusedOverlaps++;
 				return;
 			}
-			if (first.token() != second.token() && declaredLost(stale)) {
+			if (oneIsStale && declaredLost(stale)) {
 				this.toldAtReleaseOverlaps++;
 				return;
 			}
 			violation(Violation.OVERLAP,
 					"'" + first.key() + "': " + describe(first) + " overlaps " + describe(second)
-							+ ((first.token() == second.token()) ? " with the same token"
+							+ ((!oneIsStale) ? " with the same token"
 									: "; the stale holder " + stale.holder() + " was never told it lost the lock"));
 		}
 
@@ -364,8 +393,8 @@ public final class HistoryChecker {
 
 		private String describe(Section section) {
 			long end = end(section);
-			return section.holder() + " (token " + section.token() + ", #" + section.enterSeq() + "-"
-					+ ((end != Long.MAX_VALUE) ? "#" + end : "open") + ")";
+			return section.holder() + (section.read() ? " (read, token " : " (token ") + section.token() + ", #"
+					+ section.enterSeq() + "-" + ((end != Long.MAX_VALUE) ? "#" + end : "open") + ")";
 		}
 
 		void storage() {

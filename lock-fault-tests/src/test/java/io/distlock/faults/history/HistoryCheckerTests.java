@@ -465,6 +465,52 @@ class HistoryCheckerTests {
 		assertThat(check().count(Violation.LEAK)).isOne();
 	}
 
+	@Test
+	void readersSharingTheKeyAndTheirWritersTokenAreClean() {
+		section("w", "c0", "k", 10, 1, 3, Release.RELEASED);
+		readSection("r1", "c1", "k", 10, 4, 10);
+		readSection("r2", "c2", "k", 10, 5, 12);
+		section("w2", "c0", "k", 11, 13, 15, Release.RELEASED);
+		readSection("r3", "c1", "k", 11, 16, 17);
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).as(report.details().toString()).isZero();
+		assertThat(report.excusedOverlaps()).isZero();
+	}
+
+	@Test
+	void writerEnteringWhileAReaderHoldsIsAnOverlapOfTheStaleReader() {
+		readSection("r", "c0", "k", 10, 1, 10);
+		section("w", "c1", "k", 11, 5, 12, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isOne();
+		assertThat(report.details()).singleElement()
+			.asString()
+			.contains("r (read, token 10", "the stale holder r was never told");
+	}
+
+	@Test
+	void readerEnteringWhileTheWriterOfItsTokenHoldsIsAnOverlapOfTheStaleWriter() {
+		section("w", "c0", "k", 10, 1, 10, Release.RELEASED);
+		readSection("r", "c1", "k", 10, 5, 8);
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isOne();
+		assertThat(report.details()).singleElement().asString().contains("the stale holder w was never told");
+		// The writer was paused past its ttl and told: then the reader came in rightly.
+		this.lost.add(new LostNotice("c0", "k", 10));
+		report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).isZero();
+		assertThat(report.excusedOverlaps()).isOne();
+	}
+
+	@Test
+	void readerAfterAWriterWithAnOlderTokenThanThatWritersIsATokenRegression() {
+		section("w", "c0", "k", 11, 1, 2, Release.RELEASED);
+		readSection("r", "c1", "k", 10, 3, 4);
+		CheckReport report = check();
+		assertThat(report.count(Violation.TOKEN_REGRESSION)).isOne();
+		assertThat(report.count(Violation.DUPLICATE_TOKEN)).isZero();
+	}
+
 	private CheckReport check() {
 		return this.checker.check(new History(this.sections, this.ops, this.attempts, this.lost, this.killed,
 				this.frozen, this.leftKeys, this.multiHolds));
@@ -487,6 +533,10 @@ class HistoryCheckerTests {
 	 */
 	private void multiSection(String group, String client, String key, long token, long enter, long exit) {
 		this.sections.add(new Section(group + ":" + key, client, key, token, enter, exit, Release.RELEASED, group, 1));
+	}
+
+	private void readSection(String holder, String client, String key, long token, long enter, long exit) {
+		this.sections.add(new Section(holder, client, key, token, enter, exit, Release.RELEASED, "", 1, true));
 	}
 
 	private void permitSection(String holder, String client, String key, long token, long enter, long exit,

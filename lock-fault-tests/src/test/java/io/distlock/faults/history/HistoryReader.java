@@ -45,11 +45,11 @@ import io.distlock.faults.history.History.Window;
  * {@code seq}), {@code release} ({@code h}, {@code outcome}: released, mismatch or
  * unconfirmed) and {@code lost} ({@code c}, {@code k}, {@code tok}). An {@code enter} of
  * one key of a multi-key acquisition also has its group {@code g}, and one of a key's
- * permits its limit {@code permits}; a {@code multi} event ({@code g}, {@code c}, the
- * {@code keys} asked for as {@code k0,k1}, the keys the handle {@code held} as
- * {@code k0=12,k1=13}) precedes the entries of a multi-key acquisition. Other events are
- * kept for people, not checked. A line that does not parse, such as the last one of a
- * killed process, is skipped and counted.
+ * permits its limit {@code permits}, and one of a read hold {@code read: true}; a
+ * {@code multi} event ({@code g}, {@code c}, the {@code keys} asked for as {@code k0,k1},
+ * the keys the handle {@code held} as {@code k0=12,k1=13}) precedes the entries of a
+ * multi-key acquisition. Other events are kept for people, not checked. A line that does
+ * not parse, such as the last one of a killed process, is skipped and counted.
  *
  * <p>
  * Storage lines: {@code seq micros op key holder token accepted value duplicate expected
@@ -177,7 +177,8 @@ public final class HistoryReader {
 		this.entries.forEach((holder, event) -> sections
 			.add(new Section(holder, event.get("c"), event.get("k"), number(event, "tok"), number(event, "seq"),
 					this.exits.getOrDefault(holder, -1L), this.releases.getOrDefault(holder, Release.NONE),
-					event.getOrDefault("g", ""), Integer.parseInt(event.getOrDefault("permits", "1")))));
+					event.getOrDefault("g", ""), Integer.parseInt(event.getOrDefault("permits", "1")),
+					Boolean.parseBoolean(event.getOrDefault("read", "false")))));
 		return new History(sections, this.storageOps, this.attempts, this.lostNotices, this.killed, this.frozen,
 				this.leftLockKeys, this.multiHolds);
 	}
