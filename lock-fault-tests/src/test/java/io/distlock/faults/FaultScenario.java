@@ -65,6 +65,11 @@ final class FaultScenario {
 	private static final String PERMITS_OF = (char) 0x1f + "permits" + (char) 0x1f;
 
 	/**
+	 * The middle of the name of a key's set of read holds, as {@link #PERMITS_OF}.
+	 */
+	private static final String READ_HOLDS_OF = (char) 0x1f + "read-holds" + (char) 0x1f;
+
+	/**
 	 * How long a client waits for replicas to acknowledge: the default of
 	 * {@code distlock.replication.timeout}, which the clients keep.
 	 */
@@ -168,6 +173,16 @@ final class FaultScenario {
 	FaultScenario permits(int permits) {
 		this.workload = Workload.PERMITS;
 		this.permits = permits;
+		return this;
+	}
+
+	/**
+	 * Make the workers take read holds and write locks ({@link Workload#READ_WRITE}).
+	 * @return this scenario
+	 */
+	FaultScenario readWrite() {
+		this.workload = Workload.READ_WRITE;
+		this.permits = 1;
 		return this;
 	}
 
@@ -457,8 +472,9 @@ final class FaultScenario {
 		}
 		List<String> keys = new ArrayList<>();
 		for (RedisServer server : servers) {
-			// The lock keys, and the sets of permits, named with the store's separator.
-			for (String pattern : List.of("lock:*", "*" + PERMITS_OF + "lock:*")) {
+			// The lock keys, and the sets of permits and of read holds, which the store
+			// names with a separator.
+			for (String pattern : List.of("lock:*", "*" + PERMITS_OF + "lock:*", "*" + READ_HOLDS_OF + "lock:*")) {
 				Object reply = server.command("KEYS", pattern);
 				if (reply instanceof List<?> list) {
 					list.forEach(

@@ -29,6 +29,7 @@ import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.MultiLockHandle;
 import io.distlock.MultiLockRequest;
+import io.distlock.annotation.LockMode;
 import io.distlock.faults.client.StorageClient.Result;
 import org.jspecify.annotations.Nullable;
 
@@ -39,8 +40,8 @@ import org.jspecify.annotations.Nullable;
  * the unfenced counter, works a while, writes both counters incremented and records its
  * exit. A multi-key holder does so on each of its keys with that key's own token,
  * entering all of them before it works and leaving them after. A permit holder
- * ({@link Workload#PERMITS}) only records its entry and exit, as other holders share the
- * key. Every step goes to the history.
+ * ({@link Workload#PERMITS}) or a reader ({@link Workload#READ_WRITE}) only records its
+ * entry and exit. Every step goes to the history.
  */
 final class Worker implements Runnable {
 
@@ -84,7 +85,13 @@ final class Worker implements Runnable {
 				String holder = this.settings.id() + "-w" + this.index + "-" + this.sections;
 				Workload workload = this.settings.workload();
 				if (workload == Workload.PERMITS) {
-					viaTemplate(storage, key, holder, work, true);
+					viaTemplate(storage, key, holder, work, "permit");
+				}
+				else if (workload == Workload.READ_WRITE && this.random.nextInt(3) < 2) {
+					viaTemplate(storage, key, holder, work, "read");
+				}
+				else if (workload == Workload.READ_WRITE && this.random.nextBoolean()) {
+					viaTemplate(storage, key, holder, work, "write");
 				}
 				else if (workload == Workload.MULTI && this.settings.keys() > 1 && this.random.nextBoolean()) {
 					String other = "k"
@@ -96,7 +103,7 @@ final class Worker implements Runnable {
 					viaAnnotation(storage, key, holder, work);
 				}
 				else {
-					viaTemplate(storage, key, holder, work, false);
+					viaTemplate(storage, key, holder, work, "template");
 				}
 				sleep(this.random.nextInt(this.settings.thinkMaxMillis() + 1));
 			}
@@ -107,12 +114,19 @@ final class Worker implements Runnable {
 		}
 	}
 
-	private void viaTemplate(StorageClient storage, String key, String holder, int work, boolean permit) {
-		String mode = permit ? "permit" : "template";
+	/**
+	 * Take the key through the template: {@code template} for the exclusive lock,
+	 * {@code write} or {@code read} for that mode, or {@code permit} for one of its
+	 * permits.
+	 */
+	private void viaTemplate(StorageClient storage, String key, String holder, int work, String mode) {
 		LockRequest request = LockRequest.of(key, this.settings.ttl(), this.settings.waitTime());
-		if (permit) {
-			request = request.withPermits(this.settings.permits());
-		}
+		request = switch (mode) {
+			case "permit" -> request.withPermits(this.settings.permits());
+			case "read" -> request.withMode(LockMode.READ);
+			case "write" -> request.withMode(LockMode.WRITE);
+			default -> request;
+		};
 		long start = System.nanoTime();
 		Optional<LockHandle> acquired;
 		try {
@@ -130,8 +144,8 @@ final class Worker implements Runnable {
 		this.sections++;
 		String outcome = "unconfirmed";
 		try {
-			if (permit) {
-				permitSection(storage, handle, key, holder, work);
+			if ("permit".equals(mode) || "read".equals(mode)) {
+				sharedSection(storage, handle, key, holder, mode, work);
 			}
 			else {
 				section(storage, handle, key, holder, mode, work);
@@ -262,12 +276,14 @@ final class Worker implements Runnable {
 	}
 
 	/**
-	 * The section of a permit holder: entry and exit only, as the key's counters are
-	 * shared with the other holders.
+	 * The section of a permit or read holder: entry and exit only. The key's counters are
+	 * not for it: permit holders share the key, and readers share their token (the latest
+	 * writer's), which the storage would take for a duplicate.
 	 */
-	private void permitSection(StorageClient storage, LockHandle handle, String key, String holder, int work) {
+	private void sharedSection(StorageClient storage, LockHandle handle, String key, String holder, String mode,
+			int work) {
 		long token = handle.fencingToken();
-		enter(storage, key, holder, token, "permit", "", this.settings.permits());
+		enter(storage, key, holder, token, mode, "", "permit".equals(mode) ? this.settings.permits() : 1);
 		try {
 			sleep(work);
 		}
@@ -282,6 +298,10 @@ final class Worker implements Runnable {
 		if (!group.isEmpty()) {
 			this.history.event("enter", "h", holder, "c", this.settings.id(), "k", key, "tok", token, "seq",
 					enter.seq(), "rt", enter.micros(), "ns", System.nanoTime(), "mode", mode, "g", group);
+		}
+		else if ("read".equals(mode)) {
+			this.history.event("enter", "h", holder, "c", this.settings.id(), "k", key, "tok", token, "seq",
+					enter.seq(), "rt", enter.micros(), "ns", System.nanoTime(), "mode", mode, "read", true);
 		}
 		else if (permits > 1) {
 			this.history.event("enter", "h", holder, "c", this.settings.id(), "k", key, "tok", token, "seq",

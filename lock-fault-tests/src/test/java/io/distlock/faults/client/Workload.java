@@ -38,6 +38,13 @@ public enum Workload {
 	 * {@code LockRequest.withPermits}: at most {@link ClientSettings#permits()} holders
 	 * of a key at once.
 	 */
-	PERMITS
+	PERMITS,
+
+	/**
+	 * Read holds ({@code LockMode.READ}) two times in three, and write locks otherwise:
+	 * through the template with {@code LockMode.WRITE}, or the exclusive lock (the same
+	 * lock) through the annotation or the template.
+	 */
+	READ_WRITE
 
 }
