@@ -129,7 +129,8 @@ import io.distlock.faults.history.History.Window;
  * was lost at some point of its section); a section whose release was unconfirmed (an
  * error) counts as held to its exit. A killed client's open sections end at the kill,
  * although its permits stay taken in the store until their ttl: the count is then lower
- * than the store's, which can hide nothing the store allowed, only make the check weaker.
+ * than the store's, so it can find no excess that is not one, but would miss a store that
+ * forgot a dead holder's lease before its ttl.
  */
 public final class HistoryChecker {
 
