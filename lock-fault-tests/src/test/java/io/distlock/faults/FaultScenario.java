@@ -34,6 +34,7 @@ import java.util.stream.Stream;
 import io.distlock.faults.client.ClientSettings;
 import io.distlock.faults.client.FaultClient;
 import io.distlock.faults.client.StorageClient;
+import io.distlock.faults.client.Workload;
 import io.distlock.faults.history.CheckReport;
 import io.distlock.faults.history.History;
 import io.distlock.faults.history.HistoryChecker;
@@ -55,6 +56,18 @@ import org.jspecify.annotations.Nullable;
 final class FaultScenario {
 
 	private static final Duration CLIENT_START_TIMEOUT = Duration.ofSeconds(60);
+
+	/**
+	 * The middle of the name of a key's set of permits in Redis,
+	 * {@code {tag}<US>permits<US>lock:key}, with the unit separator the store names its
+	 * derived keys with.
+	 */
+	private static final String PERMITS_OF = (char) 0x1f + "permits" + (char) 0x1f;
+
+	/**
+	 * The middle of the name of a key's set of read holds, as {@link #PERMITS_OF}.
+	 */
+	private static final String READ_HOLDS_OF = (char) 0x1f + "read-holds" + (char) 0x1f;
 
 	/**
 	 * How long a client waits for replicas to acknowledge: the default of
@@ -101,6 +114,10 @@ final class FaultScenario {
 
 	private int thinkMax = 10;
 
+	private Workload workload = Workload.EXCLUSIVE;
+
+	private int permits = 1;
+
 	private int redlockNodes;
 
 	private boolean proxied;
@@ -135,6 +152,37 @@ final class FaultScenario {
 
 	FaultScenario keys(int keys) {
 		this.keys = keys;
+		return this;
+	}
+
+	/**
+	 * Make the workers take two keys at once half of the time ({@link Workload#MULTI}).
+	 * @return this scenario
+	 */
+	FaultScenario multiKey() {
+		this.workload = Workload.MULTI;
+		this.permits = 1;
+		return this;
+	}
+
+	/**
+	 * Make the workers take one of a key's permits ({@link Workload#PERMITS}).
+	 * @param permits how many holders each key may have at once
+	 * @return this scenario
+	 */
+	FaultScenario permits(int permits) {
+		this.workload = Workload.PERMITS;
+		this.permits = permits;
+		return this;
+	}
+
+	/**
+	 * Make the workers take read holds and write locks ({@link Workload#READ_WRITE}).
+	 * @return this scenario
+	 */
+	FaultScenario readWrite() {
+		this.workload = Workload.READ_WRITE;
+		this.permits = 1;
 		return this;
 	}
 
@@ -356,7 +404,8 @@ final class FaultScenario {
 		}
 		return new ClientSettings(id, seed, storagePort, redisPort, nodes, clusterNodes, sentinelMaster, sentinelNodes,
 				this.minReplicas, this.timeout, this.threads, this.keys, this.ttl, this.waitTime, this.workMin,
-				this.workMax, this.thinkMax, this.duration, directory.resolve(id + ".history.jsonl"));
+				this.workMax, this.thinkMax, this.duration, directory.resolve(id + ".history.jsonl"), this.workload,
+				this.permits);
 	}
 
 	/**
@@ -423,9 +472,14 @@ final class FaultScenario {
 		}
 		List<String> keys = new ArrayList<>();
 		for (RedisServer server : servers) {
-			Object reply = server.command("KEYS", "lock:*");
-			if (reply instanceof List<?> list) {
-				list.forEach((key) -> keys.add(server.port() + "/" + key));
+			// The lock keys, and the sets of permits and of read holds, which the store
+			// names with a separator.
+			for (String pattern : List.of("lock:*", "*" + PERMITS_OF + "lock:*", "*" + READ_HOLDS_OF + "lock:*")) {
+				Object reply = server.command("KEYS", pattern);
+				if (reply instanceof List<?> list) {
+					list.forEach(
+							(key) -> keys.add(server.port() + "/" + String.valueOf(key).replace((char) 0x1f, '|')));
+				}
 			}
 		}
 		return keys;

@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A client JVM is killed with SIGKILL while it holds locks: its locks must expire after
- * their ttl, go to other clients, and nothing else may break.
+ * their ttl, go to other clients, and nothing else may break; also when the workers take
+ * two keys at once half of the time.
  */
 class KillClientIntegrationTests {
 
@@ -36,18 +37,25 @@ class KillClientIntegrationTests {
 
 	@Test
 	void locksOfAKilledHolderExpireAfterTheirTtl() throws Exception {
+		killHolder(FaultScenario.named("kill-client", 11).duration(Duration.ofSeconds(5)));
+	}
+
+	@Test
+	void locksOfAKilledMultiKeyHolderExpireAfterTheirTtl() throws Exception {
+		ScenarioResult result = killHolder(
+				FaultScenario.named("kill-client-multi", 12).multiKey().duration(Duration.ofSeconds(4)));
+		assertThat(result.report().multiHolds()).as("multi-key acquisitions").isGreaterThanOrEqualTo(10);
+	}
+
+	private ScenarioResult killHolder(FaultScenario scenario) throws Exception {
 		List<String> held = new ArrayList<>();
-		ScenarioResult result = FaultScenario.named("kill-client", 11)
-			.ttl(TTL)
-			.duration(Duration.ofSeconds(5))
-			.faults((context) -> {
-				// What the last round killed: in soak mode the plan runs once per round.
-				held.clear();
-				context.sleepUntil(Duration.ofMillis(1200 + context.random().nextInt(400)));
-				held.addAll(context.killHolder(0));
-				context.measure("victim-held", held);
-			})
-			.run();
+		ScenarioResult result = scenario.ttl(TTL).faults((context) -> {
+			// What the last round killed: in soak mode the plan runs once per round.
+			held.clear();
+			context.sleepUntil(Duration.ofMillis(1200 + context.random().nextInt(400)));
+			held.addAll(context.killHolder(0));
+			context.measure("victim-held", held);
+		}).run();
 		assertThat(result.violations()).as(result.summary()).isZero();
 		assertThat(result.report().excusedOverlaps()).as("overlaps excused by a lost lock").isZero();
 		assertThat(result.report().toldAtReleaseOverlaps()).as("overlaps told only at release").isZero();
@@ -60,13 +68,14 @@ class KillClientIntegrationTests {
 			StorageOp next = ScenarioAssertions.firstEntryAfter(history, key, "c0", kill.seq()).orElseThrow();
 			takeovers.add((next.micros() - kill.micros()) / 1000);
 		}
-		FaultScenario.report(List.of("  kill-client measured: taken over after " + takeovers + "ms (ttl "
+		FaultScenario.report(List.of("  " + result.name() + " measured: taken over after " + takeovers + "ms (ttl "
 				+ TTL.toMillis() + "ms), for " + held));
 		// Held up to the ttl (the victim had taken it at most one section's length
 		// before),
 		// and free within the ttl plus one wait time of the waiters.
 		assertThat(takeovers)
 			.allSatisfy((millis) -> assertThat(millis).isBetween(TTL.toMillis() / 2, TTL.toMillis() + 1500));
+		return result;
 	}
 
 }

@@ -85,4 +85,47 @@ class PausedHolderIntegrationTests {
 		assertThat(result.report().staleRejected()).as("late operations rejected by fencing").isPositive();
 	}
 
+	@Test
+	void pausedPermitHolderLearnsItLostItsPermitWhichWentToAnotherHolder() throws Exception {
+		List<String> frozenWhileHolding = new ArrayList<>();
+		ScenarioResult result = FaultScenario.named("pause-permit-holder", 23)
+			.permits(2)
+			.keys(1)
+			.ttl(TTL)
+			.duration(Duration.ofSeconds(5))
+			.faults((context) -> {
+				// What the last round froze: in soak mode the plan runs once per round.
+				frozenWhileHolding.clear();
+				context.sleepUntil(Duration.ofMillis(900 + context.random().nextInt(300)));
+				frozenWhileHolding.addAll(context.freezeHolder(0, TTL.multipliedBy(5).dividedBy(2)));
+				context.measure("frozen-holding", frozenWhileHolding);
+			})
+			.run();
+		assertThat(result.violations()).as(result.summary()).isZero();
+		assertThat(frozenWhileHolding).as("permits held when frozen").isNotEmpty();
+		History history = result.history();
+		long freeze = ScenarioAssertions.marks(history, "freeze").get(0).seq();
+		long thaw = ScenarioAssertions.marks(history, "thaw").get(0).seq();
+		List<Section> frozenSections = ScenarioAssertions.sectionsOf(history, "c0")
+			.stream()
+			.filter((section) -> section.enterSeq() < freeze && (!section.exited() || section.exitSeq() > thaw))
+			.toList();
+		FaultScenario.report(List
+			.of("  pause-permit-holder measured: " + frozenSections.size() + " permit section(s) frozen past the ttl, "
+					+ result.report().excusedOverlaps() + " entries over the limit excused by a lost notice, "
+					+ result.report().toldAtReleaseOverlaps() + " told only at release"));
+		assertThat(frozenSections).isNotEmpty().allSatisfy((section) -> assertThat(section.isPermit()).isTrue());
+		// Frozen for longer than the ttl, every one of them lost its permit in the store,
+		// so the library must have told its holder.
+		assertThat(frozenSections).as("the paused holder was told it lost each permit")
+			.allSatisfy((section) -> assertThat(ScenarioAssertions.toldLost(history, section)).isTrue());
+		// The other clients took the expired permits while the paused holder was still in
+		// its section: more holders than permits, which the checker let pass only because
+		// the paused one was told.
+		assertThat(result.report().excusedOverlaps() + result.report().toldAtReleaseOverlaps())
+			.as("entries over the limit explained by a lost permit")
+			.isPositive();
+		assertThat(result.report().maxPermitHolders()).as("most permit holders at once").isGreaterThan(2);
+	}
+
 }

@@ -49,11 +49,14 @@ import java.util.Map;
  * @param thinkMaxMillis the longest pause between two acquisitions of a worker
  * @param duration how long the workers run
  * @param history the history file to write
+ * @param workload what kind of locks the workers take
+ * @param permits how many holders a key may have at once in the {@link Workload#PERMITS}
+ * workload
  */
 public record ClientSettings(String id, long seed, int storagePort, int redisPort, List<String> redlockNodes,
 		List<String> clusterNodes, String sentinelMaster, List<String> sentinelNodes, int minReplicas, Duration timeout,
 		int threads, int keys, Duration ttl, Duration waitTime, int workMinMillis, int workMaxMillis,
-		int thinkMaxMillis, Duration duration, Path history) {
+		int thinkMaxMillis, Duration duration, Path history, Workload workload, int permits) {
 
 	/**
 	 * Parse {@code name=value} arguments, as {@link #toArguments()} writes them.
@@ -77,7 +80,9 @@ public record ClientSettings(String id, long seed, int storagePort, int redisPor
 				Integer.parseInt(required(values, "threads")), Integer.parseInt(required(values, "keys")),
 				millis(values, "ttl"), millis(values, "waitTime"), Integer.parseInt(required(values, "workMin")),
 				Integer.parseInt(required(values, "workMax")), Integer.parseInt(required(values, "thinkMax")),
-				millis(values, "duration"), Path.of(required(values, "history")));
+				millis(values, "duration"), Path.of(required(values, "history")),
+				Workload.valueOf(values.getOrDefault("workload", Workload.EXCLUSIVE.name())),
+				Integer.parseInt(values.getOrDefault("permits", "1")));
 	}
 
 	/**
@@ -105,6 +110,8 @@ public record ClientSettings(String id, long seed, int storagePort, int redisPor
 		args.add("thinkMax=" + this.thinkMaxMillis);
 		args.add("duration=" + this.duration.toMillis());
 		args.add("history=" + this.history);
+		args.add("workload=" + this.workload.name());
+		args.add("permits=" + this.permits);
 		return args;
 	}
 

@@ -75,11 +75,37 @@ class ClientSettingsTests {
 			.containsEntry("spring.data.redis.port", 6400);
 	}
 
+	@Test
+	void workloadAndPermitsRoundTrip() {
+		ClientSettings permits = withWorkload(settings(6390, List.of(), List.of(), "", List.of(), 0), Workload.PERMITS,
+				3);
+		assertThat(ClientSettings.parse(permits.toArguments().toArray(String[]::new))).isEqualTo(permits);
+		ClientSettings multi = withWorkload(permits, Workload.MULTI, 1);
+		assertThat(ClientSettings.parse(multi.toArguments().toArray(String[]::new))).isEqualTo(multi);
+	}
+
+	@Test
+	void workloadIsExclusiveWhenNotGiven() {
+		ClientSettings settings = settings(6390, List.of(), List.of(), "", List.of(), 0);
+		String[] args = settings.toArguments()
+			.stream()
+			.filter((arg) -> !arg.startsWith("workload=") && !arg.startsWith("permits="))
+			.toArray(String[]::new);
+		assertThat(ClientSettings.parse(args)).isEqualTo(settings);
+	}
+
+	private static ClientSettings withWorkload(ClientSettings base, Workload workload, int permits) {
+		return new ClientSettings(base.id(), base.seed(), base.storagePort(), base.redisPort(), base.redlockNodes(),
+				base.clusterNodes(), base.sentinelMaster(), base.sentinelNodes(), base.minReplicas(), base.timeout(),
+				base.threads(), base.keys(), base.ttl(), base.waitTime(), base.workMinMillis(), base.workMaxMillis(),
+				base.thinkMaxMillis(), base.duration(), base.history(), workload, permits);
+	}
+
 	private static ClientSettings settings(int redisPort, List<String> redlockNodes, List<String> clusterNodes,
 			String sentinelMaster, List<String> sentinelNodes, int minReplicas) {
 		return new ClientSettings("c0", 7, 6400, redisPort, redlockNodes, clusterNodes, sentinelMaster, sentinelNodes,
 				minReplicas, Duration.ofMillis(500), 3, 3, Duration.ofSeconds(1), Duration.ofMillis(500), 5, 40, 10,
-				Duration.ofSeconds(6), Path.of("target", "c0.history.jsonl"));
+				Duration.ofSeconds(6), Path.of("target", "c0.history.jsonl"), Workload.EXCLUSIVE, 1);
 	}
 
 }

@@ -17,6 +17,8 @@
 package io.distlock.faults.client;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 import io.distlock.LockListener;
 import org.jspecify.annotations.Nullable;
@@ -32,7 +34,8 @@ public final class HistoryListener implements LockListener {
 
 	private final HistoryWriter history;
 
-	private final ThreadLocal<String> releaseOutcome = new ThreadLocal<>();
+	// By key: closing a multi-key handle releases several locks on this thread at once.
+	private final ThreadLocal<Map<String, String>> releaseOutcomes = ThreadLocal.withInitial(HashMap::new);
 
 	/**
 	 * Create a listener.
@@ -46,12 +49,12 @@ public final class HistoryListener implements LockListener {
 
 	@Override
 	public void onReleased(String key, Duration held) {
-		this.releaseOutcome.set("released");
+		this.releaseOutcomes.get().put(key, "released");
 	}
 
 	@Override
 	public void onReleaseMismatch(String key, Duration held) {
-		this.releaseOutcome.set("mismatch");
+		this.releaseOutcomes.get().put(key, "mismatch");
 	}
 
 	@Override
@@ -61,14 +64,14 @@ public final class HistoryListener implements LockListener {
 	}
 
 	/**
-	 * Return and forget the outcome of the last release made by the current thread.
+	 * Return and forget the outcome of the last release of the key made by the current
+	 * thread.
+	 * @param key the lock key
 	 * @return {@code released}, {@code mismatch}, or {@code null} if the library reported
 	 * neither
 	 */
-	@Nullable String takeReleaseOutcome() {
-		String outcome = this.releaseOutcome.get();
-		this.releaseOutcome.remove();
-		return outcome;
+	@Nullable String takeReleaseOutcome(String key) {
+		return this.releaseOutcomes.get().remove(key);
 	}
 
 }

@@ -33,10 +33,12 @@ import java.util.stream.Collectors;
  * @param violations the count of each kind of violation
  * @param excusedOverlaps sections overlapped by a later holder of their key, whose holder
  * got a lost notice: what a pause past the ttl or a lost lock key does, and fencing is
- * for
+ * for; also entries into a key's permits over its limit that are within it once holders
+ * with a lost notice are left out
  * @param toldAtReleaseOverlaps sections overlapped by a later holder of their key, whose
  * holder got no lost notice and learnt of the loss only when its release found the lock
- * gone, after the damage
+ * gone, after the damage; also entries into a key's permits over its limit that are
+ * within it only once holders told at release are left out too
  * @param staleRejected fenced storage operations rejected for a stale token
  * @param unfencedLostUpdates increments of the unfenced counter that were lost: what
  * mutual exclusion alone, without fencing, would have let through
@@ -45,10 +47,15 @@ import java.util.stream.Collectors;
  * @param maxWaitOvershootMillis the longest time an attempt took beyond its wait time,
  * not counting the time its JVM did not run
  * @param details a description of the first violations found
+ * @param multiHolds how many multi-key acquisitions held their keys (each also counts one
+ * section per key in {@code sections})
+ * @param permitSections how many sections held one of a key's permits
+ * @param maxPermitHolders the most permit holders seen in their sections on one key at
+ * once
  */
 public record CheckReport(int sections, int attempts, int busy, int errors, Map<Violation, Integer> violations,
 		int excusedOverlaps, int toldAtReleaseOverlaps, int staleRejected, int unfencedLostUpdates, int lostSections,
-		long maxWaitOvershootMillis, List<String> details) {
+		long maxWaitOvershootMillis, List<String> details, int multiHolds, int permitSections, int maxPermitHolders) {
 
 	/**
 	 * Create a report, copying the collections.
@@ -97,7 +104,8 @@ public record CheckReport(int sections, int attempts, int busy, int errors, Map<
 	public String summary(String scenario, int faults, Set<Violation> notGuaranteed) {
 		String checked = List
 			.of(Violation.OVERLAP, Violation.OUT_OF_ORDER, Violation.LOST_UPDATE, Violation.LATE_WAITER,
-					Violation.TOKEN_REGRESSION, Violation.DUPLICATE_TOKEN)
+					Violation.TOKEN_REGRESSION, Violation.DUPLICATE_TOKEN, Violation.PERMIT_EXCESS,
+					Violation.MULTI_PARTIAL)
 			.stream()
 			.map((violation) -> violation.label() + "=" + count(violation)
 					+ (notGuaranteed.contains(violation) ? " [not guaranteed]" : ""))
@@ -108,7 +116,18 @@ public record CheckReport(int sections, int attempts, int busy, int errors, Map<
 				+ this.toldAtReleaseOverlaps + ", stale-rejected=" + this.staleRejected + ", unfenced-lost-updates="
 				+ this.unfencedLostUpdates + ", lost-sections=" + this.lostSections + ", attempts=" + this.attempts
 				+ ", busy=" + this.busy + ", errors=" + this.errors + ", max-wait-overshoot="
-				+ this.maxWaitOvershootMillis + "ms)";
+				+ this.maxWaitOvershootMillis + "ms" + kinds() + ")";
+	}
+
+	private String kinds() {
+		String kinds = "";
+		if (this.multiHolds > 0) {
+			kinds += ", multi-holds=" + this.multiHolds;
+		}
+		if (this.permitSections > 0) {
+			kinds += ", permit-sections=" + this.permitSections + ", max-permit-holders=" + this.maxPermitHolders;
+		}
+		return kinds;
 	}
 
 }

@@ -18,6 +18,7 @@ package io.distlock.faults.history;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * Everything recorded in one fault scenario: the critical sections the clients believed
  * they held, the operations the fenced storage accepted or rejected in their global
  * order, the lock acquisition attempts, the lost-lock notices, the clients killed and
- * paused by the test, and the lock keys found in Redis after the run.
+ * paused by the test, the lock keys found in Redis after the run, and what each multi-key
+ * acquisition was given.
  *
  * @param sections every critical section entered
  * @param storageOps every storage operation, in the storage's order
@@ -37,9 +39,13 @@ import org.jspecify.annotations.Nullable;
  * the test (SIGSTOP), or stalled as the client itself measured (GC, starved CPU)
  * @param leftLockKeys the lock keys still in Redis after every client finished and
  * released its locks and the longest ttl has passed: locks never released
+ * @param multiHolds every multi-key acquisition, with the keys asked for and the keys and
+ * tokens its handle held; each has one {@link Section} per key, of its
+ * {@link Section#group() group}
  */
 public record History(List<Section> sections, List<StorageOp> storageOps, List<Attempt> attempts,
-		List<LostNotice> lostNotices, Map<String, Long> killed, List<Window> frozen, List<String> leftLockKeys) {
+		List<LostNotice> lostNotices, Map<String, Long> killed, List<Window> frozen, List<String> leftLockKeys,
+		List<MultiHold> multiHolds) {
 
 	/**
 	 * Create a history, copying the lists.
@@ -52,6 +58,22 @@ public record History(List<Section> sections, List<StorageOp> storageOps, List<A
 		killed = Map.copyOf(killed);
 		frozen = List.copyOf(frozen);
 		leftLockKeys = List.copyOf(leftLockKeys);
+		multiHolds = List.copyOf(multiHolds);
+	}
+
+	/**
+	 * Create a history without multi-key acquisitions.
+	 * @param sections every critical section entered
+	 * @param storageOps every storage operation
+	 * @param attempts every lock acquisition attempt that ended
+	 * @param lostNotices every lost-lock notice
+	 * @param killed the clients killed by the test
+	 * @param frozen when client JVMs did not run
+	 * @param leftLockKeys the lock keys still in Redis after the run
+	 */
+	public History(List<Section> sections, List<StorageOp> storageOps, List<Attempt> attempts,
+			List<LostNotice> lostNotices, Map<String, Long> killed, List<Window> frozen, List<String> leftLockKeys) {
+		this(sections, storageOps, attempts, lostNotices, killed, frozen, leftLockKeys, List.of());
 	}
 
 	/**
@@ -87,9 +109,12 @@ public record History(List<Section> sections, List<StorageOp> storageOps, List<A
 
 	/**
 	 * One critical section: from the holder's entry, recorded in the storage after it got
-	 * the lock, to its exit, recorded before it released the lock.
+	 * the lock, to its exit, recorded before it released the lock. A multi-key
+	 * acquisition has one section per key, all of one {@code group}, each with that key's
+	 * token; a permit holder's section has the key's limit as {@code permits}; a read
+	 * hold's section is {@code read}.
 	 *
-	 * @param holder the unique id of this acquisition
+	 * @param holder the unique id of this acquisition (of this key, for a multi-key one)
 	 * @param client the client JVM
 	 * @param key the lock key
 	 * @param token the fencing token the holder got
@@ -97,9 +122,47 @@ public record History(List<Section> sections, List<StorageOp> storageOps, List<A
 	 * @param exitSeq the storage sequence number of the exit, or {@code -1} if none was
 	 * recorded
 	 * @param release how the lock was given back
+	 * @param group the id of the multi-key acquisition this section is one key of, empty
+	 * for a single-key one
+	 * @param permits how many holders the key may have at once: 1 for an exclusive lock,
+	 * more for one of a key's permits
+	 * @param read whether this is a read hold, shared with other readers and excluding
+	 * writers; its token is the latest writer's, shared with the other readers
 	 */
 	public record Section(String holder, String client, String key, long token, long enterSeq, long exitSeq,
-			Release release) {
+			Release release, String group, int permits, boolean read) {
+
+		/**
+		 * Create the section of a write or exclusive lock, or of one of a key's permits.
+		 * @param holder the unique id of this acquisition
+		 * @param client the client JVM
+		 * @param key the lock key
+		 * @param token the fencing token the holder got
+		 * @param enterSeq the storage sequence number of the entry
+		 * @param exitSeq the storage sequence number of the exit, or {@code -1}
+		 * @param release how the lock was given back
+		 * @param group the multi-key acquisition, empty for none
+		 * @param permits how many holders the key may have at once
+		 */
+		public Section(String holder, String client, String key, long token, long enterSeq, long exitSeq,
+				Release release, String group, int permits) {
+			this(holder, client, key, token, enterSeq, exitSeq, release, group, permits, false);
+		}
+
+		/**
+		 * Create the section of an exclusive single-key lock.
+		 * @param holder the unique id of this acquisition
+		 * @param client the client JVM
+		 * @param key the lock key
+		 * @param token the fencing token the holder got
+		 * @param enterSeq the storage sequence number of the entry
+		 * @param exitSeq the storage sequence number of the exit, or {@code -1}
+		 * @param release how the lock was given back
+		 */
+		public Section(String holder, String client, String key, long token, long enterSeq, long exitSeq,
+				Release release) {
+			this(holder, client, key, token, enterSeq, exitSeq, release, "", 1, false);
+		}
 
 		/**
 		 * Return whether an exit was recorded.
@@ -107,6 +170,36 @@ public record History(List<Section> sections, List<StorageOp> storageOps, List<A
 		 */
 		public boolean exited() {
 			return this.exitSeq >= 0;
+		}
+
+		/**
+		 * Return whether this is one of several permits of its key, which other holders
+		 * share up to the limit, rather than an exclusive lock.
+		 * @return whether the key has more than one permit
+		 */
+		public boolean isPermit() {
+			return this.permits > 1;
+		}
+
+	}
+
+	/**
+	 * What one multi-key acquisition asked for and what its handle held, recorded by the
+	 * client before it entered the section of any key.
+	 *
+	 * @param group the acquisition id, the {@link Section#group() group} of its sections
+	 * @param client the client JVM
+	 * @param keys the keys asked for
+	 * @param tokens the keys the handle held, with each key's fencing token
+	 */
+	public record MultiHold(String group, String client, Set<String> keys, Map<String, Long> tokens) {
+
+		/**
+		 * Create a multi-key acquisition record, copying the collections.
+		 */
+		public MultiHold {
+			keys = Set.copyOf(keys);
+			tokens = Map.copyOf(tokens);
 		}
 
 	}

@@ -23,12 +23,15 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.faults.history.History.Attempt;
+import io.distlock.faults.history.History.MultiHold;
 import io.distlock.faults.history.History.Release;
 import io.distlock.faults.history.History.Section;
 import io.distlock.faults.history.History.StorageOp;
@@ -65,7 +68,69 @@ import io.distlock.faults.history.History.Window;
  * <li>{@link Violation#LATE_WAITER}: an attempt that took longer than its wait time plus
  * the tolerance, not counting the time its JVM did not run (frozen by the test, or
  * stalled as the client measured).</li>
+ * <li>{@link Violation#PERMIT_EXCESS}: more holders in their sections on a key at once
+ * than its permits, counting only holders never told their permit was lost (see
+ * below).</li>
+ * <li>{@link Violation#MULTI_PARTIAL}: a multi-key acquisition that did not hold all its
+ * keys at once (see below).</li>
  * </ul>
+ *
+ * <h2>Multi-key acquisitions</h2>
+ * <p>
+ * Each key of a multi-key acquisition is its own {@link Section} (of the acquisition's
+ * {@linkplain Section#group() group}), with that key's own fencing token and its own
+ * fenced reads and writes, so every key is checked exactly as an exclusive lock is: no
+ * overlap with another holder of the key unless the stale one was told, fenced writes
+ * accepted in increasing token order, no duplicate tokens, no token regression, no lost
+ * update. Multi-key and single-key holders of a key are checked together: they must
+ * exclude each other. In addition, the acquisition must have held all its keys at once:
+ * its handle held exactly the keys asked for, every key has a section with the handle's
+ * token for it, and every section began before any ended. A client killed part way
+ * through entering its keys may leave some without a section; that is not counted.
+ *
+ * <h2>Read and write locks</h2>
+ * <p>
+ * A read hold's section ({@link Section#read()}) is checked with the write and exclusive
+ * sections of its key, except that readers may overlap each other, and share their token
+ * (the latest writer's) with each other and with that writer, which is therefore no
+ * duplicate. A reader and a writer that overlap are an overlap as between two writers:
+ * the stale one is the one with the lower token, and on equal tokens the writer (a reader
+ * only gets a writer's token once that writer holds the lock, so it can only have come in
+ * after the writer's lease ran out); it is excused or counted apart by the same rules. A
+ * reader that enters after a writer left must carry at least that writer's token (a token
+ * regression otherwise).
+ *
+ * <h2>Permits</h2>
+ * <p>
+ * Sections on one of a key's permits ({@link Section#isPermit()}) are exempt from the
+ * exclusive checks (overlap, token regression): sharing the key is their point. Their
+ * tokens must still be unique. The store promises that at no instant more than the limit
+ * of unexpired permit leases exist; a holder's section lies within its lease unless the
+ * lease ran out while the holder still worked (a JVM paused past the ttl, renewals held
+ * back), and then the library tells the holder, at the latest when its renewer runs again
+ * (a lost notice) or when its release finds the permit gone (a mismatch). The store's
+ * expiry itself is not visible in the history, so the checker applies the rules it
+ * applies to overlaps of exclusive locks: at every entry, in the storage's order, the
+ * open sections of the key are counted; when there are more than the entering holder's
+ * limit,
+ * <ul>
+ * <li>holders with a lost notice are left out: if the rest is within the limit, the
+ * excess is excused, as a pause past the ttl explains it (counted with the excused
+ * overlaps);</li>
+ * <li>else holders told only at release are left out too: if the rest is within the
+ * limit, it is counted apart, with the overlaps told at release (the holder worked to the
+ * end believing it held a permit);</li>
+ * <li>else it is a {@link Violation#PERMIT_EXCESS}: more holders than the limit that were
+ * never told their permit was lost, which a sound store never lets happen, whatever the
+ * faults.</li>
+ * </ul>
+ * What is not guaranteed, hence not checked: that a holder told lost had really lost its
+ * permit at the instant of the excess rather than later (the history only shows that it
+ * was lost at some point of its section); a section whose release was unconfirmed (an
+ * error) counts as held to its exit. A killed client's open sections end at the kill,
+ * although its permits stay taken in the store until their ttl: the count is then lower
+ * than the store's, so it can find no excess that is not one, but would miss a store that
+ * forgot a dead holder's lease before its ttl.
  */
 public final class HistoryChecker {
 
@@ -90,6 +155,8 @@ public final class HistoryChecker {
 	public CheckReport check(History history) {
 		Run run = new Run(history);
 		run.sections();
+		run.permits();
+		run.multiHolds();
 		run.storage();
 		run.leaks();
 		run.waiters();
@@ -115,6 +182,8 @@ public final class HistoryChecker {
 		private int unfencedLostUpdates;
 
 		private long maxOvershootNanos;
+
+		private int maxPermitHolders;
 
 		private final Set<String> duplicates = new HashSet<>();
 
@@ -151,25 +220,31 @@ public final class HistoryChecker {
 			sections.sort(Comparator.comparingLong(Section::enterSeq));
 			Map<Long, String> holderOfToken = new HashMap<>();
 			for (Section section : sections) {
+				if (section.read()) {
+					// Readers share the latest writer's token.
+					continue;
+				}
 				String other = holderOfToken.putIfAbsent(section.token(), section.holder());
 				if (other != null && this.duplicates.add(section.key() + "#" + section.token())) {
 					violation(Violation.DUPLICATE_TOKEN, "token " + section.token() + " of '" + section.key()
 							+ "' handed to both " + other + " and " + section.holder());
 				}
 			}
+			// Permit holders share the key by design; their limit is checked apart.
+			List<Section> exclusive = sections.stream().filter((section) -> !section.isPermit()).toList();
 			Set<Section> overlapped = new HashSet<>();
-			for (int i = 0; i < sections.size(); i++) {
-				Section first = sections.get(i);
+			for (int i = 0; i < exclusive.size(); i++) {
+				Section first = exclusive.get(i);
 				long end = end(first);
-				for (int j = i + 1; j < sections.size() && sections.get(j).enterSeq() < end; j++) {
-					overlap(first, sections.get(j), overlapped);
+				for (int j = i + 1; j < exclusive.size() && exclusive.get(j).enterSeq() < end; j++) {
+					overlap(first, exclusive.get(j), overlapped);
 				}
 			}
-			for (Section later : sections) {
+			for (Section later : exclusive) {
 				if (declaredLost(later)) {
 					continue;
 				}
-				for (Section earlier : sections) {
+				for (Section earlier : exclusive) {
 					if (earlier != later && end(earlier) < later.enterSeq() && earlier.token() > later.token()) {
 						violation(Violation.TOKEN_REGRESSION,
 								"'" + later.key() + "': " + later.holder() + " entered at #" + later.enterSeq()
@@ -187,28 +262,140 @@ public final class HistoryChecker {
 		 * it.
 		 */
 		private void overlap(Section first, Section second, Set<Section> overlapped) {
-			Section stale = (second.token() < first.token()) ? second : first;
+			if (first.read() && second.read()) {
+				return;
+			}
+			// A reader shares the token of the writer it came after: one of the two is
+			// stale all the same, the writer.
+			boolean readerAndWriter = first.read() != second.read();
+			Section stale;
+			if (first.token() == second.token() && readerAndWriter) {
+				stale = first.read() ? second : first;
+			}
+			else {
+				stale = (second.token() < first.token()) ? second : first;
+			}
 			if (!overlapped.add(stale)) {
 				return;
 			}
-			if (first.token() != second.token() && noticed(stale)) {
+			boolean oneIsStale = first.token() != second.token() || readerAndWriter;
+			if (oneIsStale && noticed(stale)) {
 				this.excusedOverlaps++;
 				return;
 			}
-			if (first.token() != second.token() && declaredLost(stale)) {
+			if (oneIsStale && declaredLost(stale)) {
 				this.toldAtReleaseOverlaps++;
 				return;
 			}
 			violation(Violation.OVERLAP,
 					"'" + first.key() + "': " + describe(first) + " overlaps " + describe(second)
-							+ ((first.token() == second.token()) ? " with the same token"
+							+ ((!oneIsStale) ? " with the same token"
 									: "; the stale holder " + stale.holder() + " was never told it lost the lock"));
+		}
+
+		void permits() {
+			Map<String, List<Section>> byKey = new LinkedHashMap<>();
+			for (Section section : this.history.sections()) {
+				if (section.isPermit()) {
+					byKey.computeIfAbsent(section.key(), (key) -> new ArrayList<>()).add(section);
+				}
+			}
+			byKey.values().forEach(this::permitsOfKey);
+		}
+
+		/**
+		 * Sweep the entries and ends of one key's permit sections in the storage's order,
+		 * and judge every entry that leaves more sections open than the entrant's limit.
+		 */
+		private void permitsOfKey(List<Section> sections) {
+			// An entry is at its enter sequence number, an end at its exit or the kill:
+			// {sequence, 1 for an entry or 0 for an end, index}. Sequence numbers are
+			// unique, but killed sections end together; ends first at a tie.
+			List<long[]> events = new ArrayList<>();
+			for (int i = 0; i < sections.size(); i++) {
+				events.add(new long[] { sections.get(i).enterSeq(), 1, i });
+				events.add(new long[] { end(sections.get(i)), 0, i });
+			}
+			events.sort(Comparator.<long[]>comparingLong((event) -> event[0]).thenComparingLong((event) -> event[1]));
+			Set<Section> open = new LinkedHashSet<>();
+			for (long[] event : events) {
+				Section section = sections.get((int) event[2]);
+				if (event[1] == 0) {
+					open.remove(section);
+					continue;
+				}
+				open.add(section);
+				this.maxPermitHolders = Math.max(this.maxPermitHolders, open.size());
+				int limit = section.permits();
+				if (open.size() <= limit) {
+					continue;
+				}
+				long neverNoticed = open.stream().filter((held) -> !noticed(held)).count();
+				long neverTold = open.stream().filter((held) -> !declaredLost(held)).count();
+				if (neverNoticed <= limit) {
+					this.excusedOverlaps++;
+				}
+				else if (neverTold <= limit) {
+					this.toldAtReleaseOverlaps++;
+				}
+				else {
+					violation(Violation.PERMIT_EXCESS,
+							"'" + section.key() + "': " + section.holder() + " entered at #" + section.enterSeq()
+									+ " as one of " + open.size() + " holders of " + limit + " permits, " + neverTold
+									+ " never told they lost theirs: " + open.stream().map(this::describe).toList());
+				}
+			}
+		}
+
+		void multiHolds() {
+			Map<String, List<Section>> byGroup = new HashMap<>();
+			for (Section section : this.history.sections()) {
+				if (!section.group().isEmpty()) {
+					byGroup.computeIfAbsent(section.group(), (group) -> new ArrayList<>()).add(section);
+				}
+			}
+			for (MultiHold hold : this.history.multiHolds()) {
+				multiHold(hold, byGroup.getOrDefault(hold.group(), List.of()));
+			}
+		}
+
+		private void multiHold(MultiHold hold, List<Section> sections) {
+			if (!hold.tokens().keySet().equals(hold.keys())) {
+				violation(Violation.MULTI_PARTIAL, hold.group() + " asked for " + new TreeSet<>(hold.keys())
+						+ " but its handle held " + new TreeSet<>(hold.tokens().keySet()));
+				return;
+			}
+			boolean killed = this.history.killed().containsKey(hold.client());
+			for (String key : new TreeSet<>(hold.keys())) {
+				List<Section> ofKey = sections.stream().filter((section) -> section.key().equals(key)).toList();
+				if (ofKey.isEmpty()) {
+					if (!killed) {
+						violation(Violation.MULTI_PARTIAL,
+								hold.group() + " held '" + key + "' but recorded no section on it");
+					}
+					continue;
+				}
+				long token = hold.tokens().get(key);
+				if (ofKey.size() > 1 || ofKey.get(0).token() != token) {
+					violation(Violation.MULTI_PARTIAL, hold.group() + " held '" + key + "' with token " + token
+							+ " but recorded " + ofKey.stream().map(this::describe).toList() + " on it");
+				}
+			}
+			if (sections.isEmpty()) {
+				return;
+			}
+			Section lastIn = sections.stream().max(Comparator.comparingLong(Section::enterSeq)).orElseThrow();
+			Section firstOut = sections.stream().min(Comparator.comparingLong(this::end)).orElseThrow();
+			if (end(firstOut) < lastIn.enterSeq()) {
+				violation(Violation.MULTI_PARTIAL, hold.group() + " left '" + firstOut.key() + "' at #" + end(firstOut)
+						+ " before it entered '" + lastIn.key() + "' at #" + lastIn.enterSeq());
+			}
 		}
 
 		private String describe(Section section) {
 			long end = end(section);
-			return section.holder() + " (token " + section.token() + ", #" + section.enterSeq() + "-"
-					+ ((end != Long.MAX_VALUE) ? "#" + end : "open") + ")";
+			return section.holder() + (section.read() ? " (read, token " : " (token ") + section.token() + ", #"
+					+ section.enterSeq() + "-" + ((end != Long.MAX_VALUE) ? "#" + end : "open") + ")";
 		}
 
 		void storage() {
@@ -314,7 +501,9 @@ public final class HistoryChecker {
 			int lostSections = (int) this.history.sections().stream().filter(this::declaredLost).count();
 			return new CheckReport(this.history.sections().size(), attempts.size(), busy, errors, this.violations,
 					this.excusedOverlaps, this.toldAtReleaseOverlaps, this.staleRejected, this.unfencedLostUpdates,
-					lostSections, TimeUnit.NANOSECONDS.toMillis(this.maxOvershootNanos), this.details);
+					lostSections, TimeUnit.NANOSECONDS.toMillis(this.maxOvershootNanos), this.details,
+					this.history.multiHolds().size(),
+					(int) this.history.sections().stream().filter(Section::isPermit).count(), this.maxPermitHolders);
 		}
 
 	}

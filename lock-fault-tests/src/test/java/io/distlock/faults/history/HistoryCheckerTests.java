@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.distlock.faults.history.History.Attempt;
 import io.distlock.faults.history.History.LostNotice;
+import io.distlock.faults.history.History.MultiHold;
 import io.distlock.faults.history.History.Release;
 import io.distlock.faults.history.History.Section;
 import io.distlock.faults.history.History.StorageOp;
@@ -58,6 +60,8 @@ class HistoryCheckerTests {
 	private final List<Window> frozen = new ArrayList<>();
 
 	private final List<String> leftKeys = new ArrayList<>();
+
+	private final List<MultiHold> multiHolds = new ArrayList<>();
 
 	@Test
 	void cleanHistoryHasNoViolation() {
@@ -276,9 +280,268 @@ class HistoryCheckerTests {
 			.startsWith("SCENARIO restart: ops=2 faults=3 violations=0 leaked=0 (overlaps=1 [not guaranteed], ");
 	}
 
+	@Test
+	void multiKeyHoldOfAllItsKeysAtOnceIsCleanAndCounted() {
+		multiHold("g", "c0", Set.of("k0", "k1"), "k0", 20, "k1", 5);
+		multiSection("g", "c0", "k0", 20, 1, 10);
+		multiSection("g", "c0", "k1", 5, 2, 11);
+		// A single-key holder of one of the keys, after it.
+		section("a", "c1", "k1", 6, 12, 14, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).as(report.details().toString()).isZero();
+		assertThat(report.multiHolds()).isOne();
+		assertThat(report.sections()).isEqualTo(3);
+		assertThat(report.summary("s", 0, Set.of())).contains("partial-multi-holds=0", "multi-holds=1");
+	}
+
+	@Test
+	void multiKeyHolderOverlappingASingleKeyHolderOnOneOfItsKeysIsAnOverlap() {
+		multiHold("g", "c0", Set.of("k0", "k1"), "k0", 20, "k1", 5);
+		multiSection("g", "c0", "k0", 20, 1, 10);
+		multiSection("g", "c0", "k1", 5, 2, 11);
+		section("a", "c1", "k1", 6, 8, 14, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isOne();
+		assertThat(report.details()).singleElement().asString().contains("'k1'", "g:k1 (token 5");
+	}
+
+	@Test
+	void eachKeyOfAMultiKeyHoldIsFencedByItsOwnToken() {
+		multiHold("g", "c0", Set.of("k0", "k1"), "k0", 20, "k1", 5);
+		multiSection("g", "c0", "k0", 20, 0, 10);
+		multiSection("g", "c0", "k1", 5, 0, 10);
+		// k1's token is lower than k0's: only each key's own order counts.
+		this.ops.add(op(1, "write", "k0", "g:k0", 20, true, 0, false, 0, 1));
+		this.ops.add(op(2, "write", "k1", "g:k1", 5, true, 0, false, 0, 1));
+		this.ops.add(op(3, "write", "k1", "a", 6, true, 1, false, 1, 2));
+		assertThat(check().violations(EnumSet.noneOf(Violation.class))).isZero();
+		// The multi-key holder's write on k1 accepted after a higher token of k1.
+		this.ops.add(op(4, "write", "k1", "g:k1", 5, true, 2, false, 2, 3));
+		CheckReport report = check();
+		assertThat(report.count(Violation.OUT_OF_ORDER)).isOne();
+		assertThat(report.details()).singleElement().asString().contains("'k1'", "token 5 after token 6");
+	}
+
+	@Test
+	void multiKeyHandleWithoutAKeyItAskedForIsPartial() {
+		multiHold("g", "c0", Set.of("k0", "k1"), "k0", 20);
+		multiSection("g", "c0", "k0", 20, 1, 10);
+		CheckReport report = check();
+		assertThat(report.count(Violation.MULTI_PARTIAL)).isOne();
+		assertThat(report.details()).singleElement().asString().contains("asked for [k0, k1]", "held [k0]");
+	}
+
+	@Test
+	void multiKeyHolderWithoutASectionOnOneOfItsKeysIsPartialUnlessItsClientWasKilled() {
+		multiHold("g", "c0", Set.of("k0", "k1"), "k0", 20, "k1", 5);
+		multiSection("g", "c0", "k0", 20, 1, -1);
+		CheckReport report = check();
+		assertThat(report.count(Violation.MULTI_PARTIAL)).isOne();
+		assertThat(report.details()).anySatisfy((detail) -> assertThat(detail).contains("no section on it"));
+		// Killed between entering its first key and its second.
+		this.killed.put("c0", 2L);
+		assertThat(check().violations(EnumSet.noneOf(Violation.class))).isZero();
+	}
+
+	@Test
+	void multiKeyHolderThatLeftOneKeyBeforeEnteringAnotherIsPartial() {
+		multiHold("g", "c0", Set.of("k0", "k1"), "k0", 20, "k1", 5);
+		multiSection("g", "c0", "k0", 20, 1, 3);
+		multiSection("g", "c0", "k1", 5, 4, 6);
+		CheckReport report = check();
+		assertThat(report.count(Violation.MULTI_PARTIAL)).isOne();
+		assertThat(report.details()).singleElement()
+			.asString()
+			.contains("left 'k0' at #3 before it entered 'k1' at #4");
+	}
+
+	@Test
+	void multiKeySectionWithAnotherTokenThanItsHandleGaveForTheKeyIsPartial() {
+		multiHold("g", "c0", Set.of("k0", "k1"), "k0", 20, "k1", 5);
+		multiSection("g", "c0", "k0", 20, 1, 10);
+		multiSection("g", "c0", "k1", 20, 2, 11);
+		CheckReport report = check();
+		assertThat(report.count(Violation.MULTI_PARTIAL)).isOne();
+		assertThat(report.details()).singleElement().asString().contains("held 'k1' with token 5");
+	}
+
+	@Test
+	void permitHoldersWithinTheLimitAreClean() {
+		// Three permits: three at once, the fourth after one left; tokens need not
+		// follow the order of the sections, as holders share the key.
+		permitSection("a", "c0", "p", 10, 1, 10, Release.RELEASED, 3);
+		permitSection("b", "c1", "p", 12, 2, 6, Release.RELEASED, 3);
+		permitSection("c", "c2", "p", 11, 3, 12, Release.RELEASED, 3);
+		permitSection("d", "c2", "p", 13, 7, 13, Release.RELEASED, 3);
+		permitSection("e", "c1", "p", 9, 14, 15, Release.RELEASED, 3);
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).as(report.details().toString()).isZero();
+		assertThat(report.permitSections()).isEqualTo(5);
+		assertThat(report.maxPermitHolders()).isEqualTo(3);
+		assertThat(report.excusedOverlaps()).isZero();
+		assertThat(report.summary("s", 0, Set.of())).contains("over-permit-limit=0", "max-permit-holders=3");
+	}
+
+	@Test
+	void moreHoldersThanPermitsNeverToldTheyLostThemIsAnExcess() {
+		permitSection("a", "c0", "p", 10, 1, 10, Release.RELEASED, 2);
+		permitSection("b", "c1", "p", 11, 2, 11, Release.RELEASED, 2);
+		permitSection("c", "c2", "p", 12, 3, 12, Release.RELEASED, 2);
+		CheckReport report = check();
+		assertThat(report.count(Violation.PERMIT_EXCESS)).isOne();
+		assertThat(report.count(Violation.OVERLAP)).isZero();
+		assertThat(report.maxPermitHolders()).isEqualTo(3);
+		assertThat(report.details()).singleElement().asString().contains("c entered at #3 as one of 3 holders of 2");
+	}
+
+	@Test
+	void holderWhoseReleaseWasUnconfirmedStillCountsToTheLimit() {
+		permitSection("a", "c0", "p", 10, 1, 10, Release.UNCONFIRMED, 2);
+		permitSection("b", "c1", "p", 11, 2, 11, Release.RELEASED, 2);
+		permitSection("c", "c2", "p", 12, 3, 12, Release.RELEASED, 2);
+		assertThat(check().count(Violation.PERMIT_EXCESS)).isOne();
+	}
+
+	@Test
+	void excessExplainedByAHolderWithALostNoticeIsExcused() {
+		// a was paused past its ttl: its permit expired and went to c meanwhile.
+		permitSection("a", "c0", "p", 10, 1, 10, Release.MISMATCH, 2);
+		permitSection("b", "c1", "p", 11, 2, 11, Release.RELEASED, 2);
+		permitSection("c", "c2", "p", 12, 3, 12, Release.RELEASED, 2);
+		this.lost.add(new LostNotice("c0", "p", 10));
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).isZero();
+		assertThat(report.excusedOverlaps()).isOne();
+		assertThat(report.toldAtReleaseOverlaps()).isZero();
+	}
+
+	@Test
+	void excessExplainedOnlyByAHolderToldAtItsReleaseIsCountedApart() {
+		permitSection("a", "c0", "p", 10, 1, 10, Release.MISMATCH, 2);
+		permitSection("b", "c1", "p", 11, 2, 11, Release.RELEASED, 2);
+		permitSection("c", "c2", "p", 12, 3, 12, Release.RELEASED, 2);
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).isZero();
+		assertThat(report.excusedOverlaps()).isZero();
+		assertThat(report.toldAtReleaseOverlaps()).isOne();
+	}
+
+	@Test
+	void excessIsNotExcusedByOneLostHolderWhenTwoAreOverTheLimit() {
+		permitSection("a", "c0", "p", 10, 1, 10, Release.MISMATCH, 2);
+		permitSection("b", "c1", "p", 11, 2, 11, Release.RELEASED, 2);
+		permitSection("c", "c2", "p", 12, 3, 12, Release.RELEASED, 2);
+		permitSection("d", "c2", "p", 13, 4, 13, Release.RELEASED, 2);
+		this.lost.add(new LostNotice("c0", "p", 10));
+		CheckReport report = check();
+		// c's entry is excused by a's loss; d's is one too many even without a.
+		assertThat(report.excusedOverlaps()).isOne();
+		assertThat(report.count(Violation.PERMIT_EXCESS)).isOne();
+	}
+
+	@Test
+	void killedPermitHolderStopsCountingAtTheKill() {
+		permitSection("a", "c0", "p", 10, 1, -1, Release.NONE, 2);
+		permitSection("b", "c1", "p", 11, 2, 11, Release.RELEASED, 2);
+		permitSection("c", "c2", "p", 12, 6, 12, Release.RELEASED, 2);
+		this.killed.put("c0", 5L);
+		assertThat(check().violations(EnumSet.noneOf(Violation.class))).isZero();
+		this.killed.put("c0", 7L);
+		assertThat(check().count(Violation.PERMIT_EXCESS)).isOne();
+	}
+
+	@Test
+	void permitSectionsWithTheSameTokenAreDuplicateTokens() {
+		permitSection("a", "c0", "p", 10, 1, 10, Release.RELEASED, 3);
+		permitSection("b", "c1", "p", 10, 2, 11, Release.RELEASED, 3);
+		CheckReport report = check();
+		assertThat(report.count(Violation.DUPLICATE_TOKEN)).isOne();
+		assertThat(report.count(Violation.PERMIT_EXCESS)).isZero();
+	}
+
+	@Test
+	void permitHolderNeverGivingBackItsPermitIsALeak() {
+		permitSection("a", "c0", "p", 10, 1, 10, Release.NONE, 3);
+		assertThat(check().count(Violation.LEAK)).isOne();
+	}
+
+	@Test
+	void readersSharingTheKeyAndTheirWritersTokenAreClean() {
+		section("w", "c0", "k", 10, 1, 3, Release.RELEASED);
+		readSection("r1", "c1", "k", 10, 4, 10);
+		readSection("r2", "c2", "k", 10, 5, 12);
+		section("w2", "c0", "k", 11, 13, 15, Release.RELEASED);
+		readSection("r3", "c1", "k", 11, 16, 17);
+		CheckReport report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).as(report.details().toString()).isZero();
+		assertThat(report.excusedOverlaps()).isZero();
+	}
+
+	@Test
+	void writerEnteringWhileAReaderHoldsIsAnOverlapOfTheStaleReader() {
+		readSection("r", "c0", "k", 10, 1, 10);
+		section("w", "c1", "k", 11, 5, 12, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isOne();
+		assertThat(report.details()).singleElement()
+			.asString()
+			.contains("r (read, token 10", "the stale holder r was never told");
+	}
+
+	@Test
+	void readerEnteringWhileTheWriterOfItsTokenHoldsIsAnOverlapOfTheStaleWriter() {
+		section("w", "c0", "k", 10, 1, 10, Release.RELEASED);
+		readSection("r", "c1", "k", 10, 5, 8);
+		CheckReport report = check();
+		assertThat(report.count(Violation.OVERLAP)).isOne();
+		assertThat(report.details()).singleElement().asString().contains("the stale holder w was never told");
+		// The writer was paused past its ttl and told: then the reader came in rightly.
+		this.lost.add(new LostNotice("c0", "k", 10));
+		report = check();
+		assertThat(report.violations(EnumSet.noneOf(Violation.class))).isZero();
+		assertThat(report.excusedOverlaps()).isOne();
+	}
+
+	@Test
+	void readerAfterAWriterWithAnOlderTokenThanThatWritersIsATokenRegression() {
+		section("w", "c0", "k", 11, 1, 2, Release.RELEASED);
+		readSection("r", "c1", "k", 10, 3, 4);
+		CheckReport report = check();
+		assertThat(report.count(Violation.TOKEN_REGRESSION)).isOne();
+		assertThat(report.count(Violation.DUPLICATE_TOKEN)).isZero();
+	}
+
 	private CheckReport check() {
 		return this.checker.check(new History(this.sections, this.ops, this.attempts, this.lost, this.killed,
-				this.frozen, this.leftKeys));
+				this.frozen, this.leftKeys, this.multiHolds));
+	}
+
+	/**
+	 * A multi-key acquisition whose handle held the given keys with the given tokens,
+	 * alternating.
+	 */
+	private void multiHold(String group, String client, Set<String> asked, Object... keysAndTokens) {
+		Map<String, Long> tokens = new LinkedHashMap<>();
+		for (int i = 0; i + 1 < keysAndTokens.length; i += 2) {
+			tokens.put((String) keysAndTokens[i], ((Number) keysAndTokens[i + 1]).longValue());
+		}
+		this.multiHolds.add(new MultiHold(group, client, asked, tokens));
+	}
+
+	/**
+	 * The section of one key of a multi-key acquisition, released.
+	 */
+	private void multiSection(String group, String client, String key, long token, long enter, long exit) {
+		this.sections.add(new Section(group + ":" + key, client, key, token, enter, exit, Release.RELEASED, group, 1));
+	}
+
+	private void readSection(String holder, String client, String key, long token, long enter, long exit) {
+		this.sections.add(new Section(holder, client, key, token, enter, exit, Release.RELEASED, "", 1, true));
+	}
+
+	private void permitSection(String holder, String client, String key, long token, long enter, long exit,
+			Release release, int permits) {
+		this.sections.add(new Section(holder, client, key, token, enter, exit, release, "", permits));
 	}
 
 	private void section(String holder, String client, String key, long token, long enter, long exit, Release release) {

@@ -19,12 +19,15 @@ package io.distlock.faults.history;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import io.distlock.faults.history.History.Attempt;
 import io.distlock.faults.history.History.LostNotice;
+import io.distlock.faults.history.History.MultiHold;
 import io.distlock.faults.history.History.Release;
 import io.distlock.faults.history.History.Section;
 import io.distlock.faults.history.History.StorageOp;
@@ -40,9 +43,13 @@ import io.distlock.faults.history.History.Window;
  * nanoseconds, {@code outcome}), {@code enter} (holder {@code h}, {@code c}, {@code k},
  * token {@code tok}, storage sequence {@code seq}), {@code exit} ({@code h},
  * {@code seq}), {@code release} ({@code h}, {@code outcome}: released, mismatch or
- * unconfirmed) and {@code lost} ({@code c}, {@code k}, {@code tok}). Other events are
- * kept for people, not checked. A line that does not parse, such as the last one of a
- * killed process, is skipped and counted.
+ * unconfirmed) and {@code lost} ({@code c}, {@code k}, {@code tok}). An {@code enter} of
+ * one key of a multi-key acquisition also has its group {@code g}, and one of a key's
+ * permits its limit {@code permits}, and one of a read hold {@code read: true}; a
+ * {@code multi} event ({@code g}, {@code c}, the {@code keys} asked for as {@code k0,k1},
+ * the keys the handle {@code held} as {@code k0=12,k1=13}) precedes the entries of a
+ * multi-key acquisition. Other events are kept for people, not checked. A line that does
+ * not parse, such as the last one of a killed process, is skipped and counted.
  *
  * <p>
  * Storage lines: {@code seq micros op key holder token accepted value duplicate expected
@@ -67,6 +74,8 @@ public final class HistoryReader {
 	private final List<Window> frozen = new ArrayList<>();
 
 	private final List<String> leftLockKeys = new ArrayList<>();
+
+	private final List<MultiHold> multiHolds = new ArrayList<>();
 
 	private int skippedLines;
 
@@ -98,6 +107,7 @@ public final class HistoryReader {
 					this.releases.put(event.get("h"), Release.valueOf(event.get("outcome").toUpperCase(Locale.ROOT)));
 				case "lost" ->
 					this.lostNotices.add(new LostNotice(event.get("c"), event.get("k"), number(event, "tok")));
+				case "multi" -> this.multiHolds.add(multiHold(event));
 				case "stall" ->
 					this.frozen.add(new Window(event.get("c"), number(event, "start"), number(event, "end")));
 				default -> {
@@ -166,9 +176,24 @@ public final class HistoryReader {
 		List<Section> sections = new ArrayList<>(this.entries.size());
 		this.entries.forEach((holder, event) -> sections
 			.add(new Section(holder, event.get("c"), event.get("k"), number(event, "tok"), number(event, "seq"),
-					this.exits.getOrDefault(holder, -1L), this.releases.getOrDefault(holder, Release.NONE))));
+					this.exits.getOrDefault(holder, -1L), this.releases.getOrDefault(holder, Release.NONE),
+					event.getOrDefault("g", ""), Integer.parseInt(event.getOrDefault("permits", "1")),
+					Boolean.parseBoolean(event.getOrDefault("read", "false")))));
 		return new History(sections, this.storageOps, this.attempts, this.lostNotices, this.killed, this.frozen,
-				this.leftLockKeys);
+				this.leftLockKeys, this.multiHolds);
+	}
+
+	private static MultiHold multiHold(Map<String, String> event) {
+		Set<String> keys = new LinkedHashSet<>(List.of(event.getOrDefault("keys", "").split(",")));
+		keys.remove("");
+		Map<String, Long> tokens = new LinkedHashMap<>();
+		for (String held : event.getOrDefault("held", "").split(",")) {
+			int equals = held.lastIndexOf('=');
+			if (equals > 0) {
+				tokens.put(held.substring(0, equals), Long.parseLong(held.substring(equals + 1)));
+			}
+		}
+		return new MultiHold(event.get("g"), event.get("c"), keys, tokens);
 	}
 
 	private static long number(Map<String, String> event, String name) {

@@ -18,7 +18,9 @@ package io.distlock.faults.history;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import io.distlock.faults.history.History.MultiHold;
 import io.distlock.faults.history.History.Release;
 import io.distlock.faults.history.History.Section;
 import org.junit.jupiter.api.Test;
@@ -71,6 +73,22 @@ class HistoryReaderTests {
 		assertThat(history.frozen()).hasSize(1);
 		assertThat(history.storageOps()).hasSize(2)
 			.anySatisfy((op) -> assertThat(op.fenced() && op.written() == 4 && op.expected() == 3).isTrue());
+	}
+
+	@Test
+	void multiKeyHoldsAndPermitSectionsKeepTheirGroupAndLimit() {
+		HistoryReader reader = new HistoryReader();
+		reader.client(List.of(
+				"{\"t\":\"multi\",\"g\":\"c0-w0-1\",\"c\":\"c0\",\"keys\":\"k2,k0\",\"held\":\"k0=12,k2=13\"}",
+				"{\"t\":\"enter\",\"h\":\"c0-w0-1:k0\",\"c\":\"c0\",\"k\":\"k0\",\"tok\":12,\"seq\":3,\"g\":\"c0-w0-1\"}",
+				"{\"t\":\"enter\",\"h\":\"c0-w1-0\",\"c\":\"c0\",\"k\":\"k1\",\"tok\":5,\"seq\":4,\"permits\":3}"));
+		History history = reader.history();
+		assertThat(history.multiHolds())
+			.containsExactly(new MultiHold("c0-w0-1", "c0", Set.of("k0", "k2"), Map.of("k0", 12L, "k2", 13L)));
+		assertThat(history.sections()).containsExactly(
+				new Section("c0-w0-1:k0", "c0", "k0", 12, 3, -1, Release.NONE, "c0-w0-1", 1),
+				new Section("c0-w1-0", "c0", "k1", 5, 4, -1, Release.NONE, "", 3));
+		assertThat(history.sections().get(1).isPermit()).isTrue();
 	}
 
 }

@@ -62,7 +62,22 @@ public enum Violation {
 	 * bounded Redis call and scheduling slack), not counting the time its JVM did not
 	 * run.
 	 */
-	LATE_WAITER("late-waiters");
+	LATE_WAITER("late-waiters"),
+
+	/**
+	 * More holders of one key's permits in their sections at once than its limit,
+	 * counting only holders never told that their permit was lost. Counted once per entry
+	 * that went over the limit.
+	 */
+	PERMIT_EXCESS("over-permit-limit"),
+
+	/**
+	 * A multi-key acquisition that did not hold all its keys at once: its handle lacked a
+	 * key asked for (or held one not asked for), a key's section is missing or carries
+	 * another token than the handle's for that key, or one key's section ended before
+	 * another key's began.
+	 */
+	MULTI_PARTIAL("partial-multi-holds");
 
 	private final String label;
 
