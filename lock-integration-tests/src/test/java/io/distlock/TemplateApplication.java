@@ -17,14 +17,17 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockWaiter;
+import io.distlock.core.Renewal;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisEndpoint;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.awaitility.Awaitility.await;
@@ -51,7 +54,16 @@ final class TemplateApplication implements AutoCloseable {
 
 	private TemplateApplication(RedisEndpoint endpoint, LockWaiter waiter) {
 		this.connectionFactory = RedisConnections.connectionFactory(endpoint, Duration.ofSeconds(5));
+		// Connected and warmed up as in a running application: the first command of a JVM
+		// takes longer than the shortest leases of the tests.
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.ping();
+		}
 		this.client = new RedisLockClient(this.connectionFactory);
+		// So are the renewal scripts, of locks and read holds and of permits: a first
+		// renewal slower than a lease of 300 ms would lose it.
+		this.client.renewAll(List.of(new Renewal("lock:warm-up", "nobody", Duration.ofSeconds(1)),
+				new Renewal("{lock:warm-up}\u001fpermits\u001flock:warm-up", "nobody", Duration.ofSeconds(1))));
 		this.waiter = waiter;
 		this.notifier = new RedisReleaseNotifier(this.connectionFactory, waiter);
 		this.notifier.start();
