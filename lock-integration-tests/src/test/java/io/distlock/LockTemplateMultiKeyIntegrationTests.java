@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,6 +36,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.distlock.annotation.LockMode;
 import io.distlock.core.LockWaiter;
+import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -206,6 +208,49 @@ class LockTemplateMultiKeyIntegrationTests {
 		holder.close();
 		// Its backoff and the holder's lease are a minute: only the release wakes it.
 		assertThat(waiting.get(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void releaseOfTheBusyKeyWhileTheCallerGivesBackTheKeysItTookWakesTheCaller() throws Exception {
+		AtomicReference<Runnable> beforeGiveBack = new AtomicReference<>();
+		LockWaiter waiter = new LockWaiter(LONG_BACKOFF, LONG_BACKOFF);
+		// Runs the hook when the caller gives back g1, after it found g2 busy.
+		try (TemplateApplication racing = TemplateApplication.start(redis.endpoint(), waiter,
+				(connectionFactory) -> new RedisLockClient(connectionFactory) {
+
+					@Override
+					public boolean release(String key, String ownerToken) {
+						Runnable hook = key.equals("lock:g1") ? beforeGiveBack.getAndSet(null) : null;
+						if (hook != null) {
+							hook.run();
+						}
+						return super.release(key, ownerToken);
+					}
+
+				})) {
+			LockHandle holder = this.first.template.tryAcquire("g2", LONG_BACKOFF, Duration.ZERO).orElseThrow();
+			beforeGiveBack.set(() -> {
+				// g2 is released, and its release message handled by the caller's
+				// application, before the caller goes to wait for g2. The probe stands in
+				// for nobody: closed, it hands the wake-up on to the next waiter of g2.
+				CountDownLatch heard = new CountDownLatch(1);
+				try (LockWaiter.Waiter probe = waiter.registerNonBlocking("lock:g2", "lock:g2")) {
+					probe.onNextWakeUp(heard::countDown);
+					holder.close();
+					assertThat(heard.await(5, TimeUnit.SECONDS)).as("release message heard").isTrue();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException(ex);
+				}
+			});
+			CompletableFuture<Boolean> waiting = inThread(() -> racing.template
+				.executeAll(MultiLockRequest.of(List.of("g1", "g2"), TTL, LONG_BACKOFF), MultiLockHandle::isHeld));
+			// The holder's lease and the caller's backoff are a minute: a caller that
+			// missed the release would sleep that long.
+			assertThat(waiting.get(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(beforeGiveBack).as("released while giving back").hasNullValue();
+		}
 	}
 
 	@Test

@@ -18,6 +18,7 @@ package io.distlock;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockWaiter;
@@ -52,14 +53,15 @@ final class TemplateApplication implements AutoCloseable {
 
 	final LockTemplate template;
 
-	private TemplateApplication(RedisEndpoint endpoint, LockWaiter waiter) {
+	private TemplateApplication(RedisEndpoint endpoint, LockWaiter waiter,
+			Function<LettuceConnectionFactory, RedisLockClient> clientFactory) {
 		this.connectionFactory = RedisConnections.connectionFactory(endpoint, Duration.ofSeconds(5));
 		// Connected and warmed up as in a running application: the first command of a JVM
 		// takes longer than the shortest leases of the tests.
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			connection.ping();
 		}
-		this.client = new RedisLockClient(this.connectionFactory);
+		this.client = clientFactory.apply(this.connectionFactory);
 		// So are the renewal scripts, of locks and read holds and of permits: a first
 		// renewal slower than a lease of 300 ms would lose it.
 		this.client.renewAll(List.of(new Renewal("lock:warm-up", "nobody", Duration.ofSeconds(1)),
@@ -86,7 +88,16 @@ final class TemplateApplication implements AutoCloseable {
 	 * Start an application whose waiters park with the given waiter.
 	 */
 	static TemplateApplication start(RedisEndpoint endpoint, LockWaiter waiter) {
-		return new TemplateApplication(endpoint, waiter);
+		return start(endpoint, waiter, RedisLockClient::new);
+	}
+
+	/**
+	 * Start an application whose waiters park with the given waiter, over a lock client
+	 * made by the given factory from the application's connection factory.
+	 */
+	static TemplateApplication start(RedisEndpoint endpoint, LockWaiter waiter,
+			Function<LettuceConnectionFactory, RedisLockClient> clientFactory) {
+		return new TemplateApplication(endpoint, waiter, clientFactory);
 	}
 
 	@Override
