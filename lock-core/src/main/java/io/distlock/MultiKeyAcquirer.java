@@ -65,17 +65,16 @@ final class MultiKeyAcquirer {
 		@Nullable Target waitedFor = null;
 		while (true) {
 			// Registered before the pass, as LockAcquirer does it: a release of the key
-			// after the pass found it busy then wakes this caller. Registered after the
-			// pass, such a release (while the caller gives back the keys it took) would
-			// be
-			// missed, and the caller would sleep for its backoff or the holder's lease.
+			// after the pass found it busy then wakes this caller. Registered after it, a
+			// release while the caller gives back its keys would be missed, and the
+			// caller would sleep for its backoff or the holder's whole lease.
 			try (LockWaiter.Waiter waiting = (waitedFor != null)
 					? this.acquirer.waiter().register(waitedFor.resource(), waitedFor.resource()) : null) {
 				Pass pass = pass(targets, owners);
 				if (pass.busy() == null) {
 					return new Outcome(pass.taken(), null);
 				}
-				// Never wait while holding a key: the holder of the busy one may wait for
+				// Never wait while holding a key: the holder of the busy key may wait for
 				// it.
 				RuntimeException releaseFailure = giveBack(pass.taken());
 				if (releaseFailure != null) {
@@ -87,9 +86,8 @@ final class MultiKeyAcquirer {
 				if (waiting != null && pass.busy() == waitedFor) {
 					waiting.await(LockAcquirer.retryNanos(pass.busyResult()), deadline);
 				}
-				// Otherwise the key was not registered for before this pass: register for
-				// it
-				// and try again at once, without waiting.
+				// The next pass registers for the busy key first; it follows at once when
+				// this pass found a key busy that it had not registered for.
 				waitedFor = pass.busy();
 			}
 		}
