@@ -74,8 +74,7 @@ final class MultiKeyAcquirer {
 				if (pass.busy() == null) {
 					return new Outcome(pass.taken(), null);
 				}
-				// Never wait while holding a key: the holder of the busy key may wait for
-				// it.
+				// Never wait holding a key: the busy key's holder may wait for it.
 				RuntimeException releaseFailure = giveBack(pass.taken());
 				if (releaseFailure != null) {
 					throw releaseFailure;
