@@ -46,6 +46,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -368,6 +369,28 @@ class LockTemplateMultiKeyIntegrationTests {
 			assertThat(this.patient.template.getHeldLocks()).isEmpty();
 			assertThat(this.patient.waiter.waiting()).isZero();
 			assertThat(holder.isHeld()).isTrue();
+		}
+	}
+
+	@Test
+	void keysWhoseLeasesCannotBeRenewedAreAllGivenBack() {
+		TemplateApplication stopping = TemplateApplication.start(redis.endpoint());
+		try {
+			// As on shutdown: the renewer is closed before the template's last callers.
+			stopping.renewer.close();
+			AtomicBoolean ran = new AtomicBoolean();
+			assertThatIllegalStateException().isThrownBy(() -> stopping.template
+				.executeAll(MultiLockRequest.of(List.of("q1", "q2", "q3"), TTL, Duration.ZERO), (locks) -> {
+					ran.set(true);
+					return null;
+				}));
+			assertThat(ran).isFalse();
+			assertThat(redis.endpoint().command("EXISTS", "lock:q1", "lock:q2", "lock:q3")).isEqualTo(0L);
+			assertThat(stopping.template.getHeldLocks()).isEmpty();
+			assertThat(LockContext.held()).isEmpty();
+		}
+		finally {
+			stopping.close();
 		}
 	}
 
