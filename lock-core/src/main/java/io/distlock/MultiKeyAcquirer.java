@@ -61,46 +61,64 @@ final class MultiKeyAcquirer {
 	Outcome acquire(List<Target> targets, Duration waitTime, long start) throws InterruptedException {
 		long deadline = start + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
 		List<String> owners = targets.stream().map((target) -> UUID.randomUUID().toString()).toList();
+		// The key found busy by the last pass, if any.
+		@Nullable Target waitedFor = null;
 		while (true) {
-			List<Taken> taken = new ArrayList<>(targets.size());
-			Target busy = null;
-			AcquireResult busyResult = null;
-			try {
-				for (int i = 0; i < targets.size() && busy == null; i++) {
-					Target target = targets.get(i);
-					LockAcquirer.Attempt attempt = this.acquirer.tryOnce(target.resource(), owners.get(i),
-							target.request().ttl(), target.kind());
-					if (attempt.result() instanceof AcquireResult.Acquired acquired) {
-						taken.add(new Taken(target, owners.get(i), acquired.fencingToken(), attempt.sentAtNanos()));
-					}
-					else {
-						busy = target;
-						busyResult = attempt.result();
-					}
+			// Registered before the pass, as LockAcquirer does it: a release of the key
+			// after the pass found it busy then wakes this caller. Registered after it, a
+			// release while the caller gives back its keys would be missed, and the
+			// caller would sleep for its backoff or the holder's whole lease.
+			try (LockWaiter.Waiter waiting = (waitedFor != null)
+					? this.acquirer.waiter().register(waitedFor.resource(), waitedFor.resource()) : null) {
+				Pass pass = pass(targets, owners);
+				if (pass.busy() == null) {
+					return new Outcome(pass.taken(), null);
 				}
-			}
-			catch (InterruptedException | RuntimeException ex) {
-				RuntimeException releaseFailure = giveBack(taken);
+				// Never wait holding a key: the busy key's holder may wait for it.
+				RuntimeException releaseFailure = giveBack(pass.taken());
 				if (releaseFailure != null) {
-					ex.addSuppressed(releaseFailure);
+					throw releaseFailure;
 				}
-				throw ex;
-			}
-			if (busy == null) {
-				return new Outcome(taken, null);
-			}
-			// Never wait while holding a key: the holder of the busy one may wait for it.
-			RuntimeException releaseFailure = giveBack(taken);
-			if (releaseFailure != null) {
-				throw releaseFailure;
-			}
-			if (waitTime.isZero() || deadline - System.nanoTime() <= 0) {
-				return new Outcome(List.of(), busy);
-			}
-			try (LockWaiter.Waiter waiting = this.acquirer.waiter().register(busy.resource(), busy.resource())) {
-				waiting.await(LockAcquirer.retryNanos(busyResult), deadline);
+				if (waitTime.isZero() || deadline - System.nanoTime() <= 0) {
+					return new Outcome(List.of(), pass.busy());
+				}
+				if (waiting != null && pass.busy() == waitedFor) {
+					waiting.await(LockAcquirer.retryNanos(pass.busyResult()), deadline);
+				}
+				// The next pass registers for the busy key first; it follows at once when
+				// this pass found a key busy that it had not registered for.
+				waitedFor = pass.busy();
 			}
 		}
+	}
+
+	/**
+	 * Try every key once, in their global order, up to the first busy one.
+	 * @return the keys taken, and the busy key if there was one
+	 * @throws InterruptedException if the thread was interrupted; what was taken was
+	 * given back
+	 */
+	private Pass pass(List<Target> targets, List<String> owners) throws InterruptedException {
+		List<Taken> taken = new ArrayList<>(targets.size());
+		try {
+			for (int i = 0; i < targets.size(); i++) {
+				Target target = targets.get(i);
+				LockAcquirer.Attempt attempt = this.acquirer.tryOnce(target.resource(), owners.get(i),
+						target.request().ttl(), target.kind());
+				if (!(attempt.result() instanceof AcquireResult.Acquired acquired)) {
+					return new Pass(taken, target, attempt.result());
+				}
+				taken.add(new Taken(target, owners.get(i), acquired.fencingToken(), attempt.sentAtNanos()));
+			}
+		}
+		catch (InterruptedException | RuntimeException ex) {
+			RuntimeException releaseFailure = giveBack(taken);
+			if (releaseFailure != null) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+		return new Pass(taken, null, null);
 	}
 
 	private static @Nullable RuntimeException giveBack(List<Taken> taken) {
@@ -145,6 +163,17 @@ final class MultiKeyAcquirer {
 	 * @param sentAtNanos when the attempt that took it was sent
 	 */
 	record Taken(Target target, String ownerToken, long fencingToken, long sentAtNanos) {
+
+	}
+
+	/**
+	 * One pass over the keys.
+	 *
+	 * @param taken the keys taken, in their order
+	 * @param busy the key found busy, which ended the pass, or {@code null}
+	 * @param busyResult the answer for the busy key, or {@code null}
+	 */
+	private record Pass(List<Taken> taken, @Nullable Target busy, @Nullable AcquireResult busyResult) {
 
 	}
 
