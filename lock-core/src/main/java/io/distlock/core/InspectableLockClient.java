@@ -32,7 +32,9 @@ package io.distlock.core;
 public interface InspectableLockClient extends LockClient {
 
 	/**
-	 * Tell what the store knows of the lock right now, without changing anything.
+	 * Tell what the store knows of the lock right now, without changing anything: the
+	 * exclusive lock and, for a store that has them, how many read holds and permits the
+	 * key has.
 	 * @param key the resource name
 	 * @return the lock's state
 	 */
@@ -44,10 +46,16 @@ public interface InspectableLockClient extends LockClient {
 	 * is kept, so the next holder's token is greater than the removed holder's; fair
 	 * waiters keep their places and get the lock in order.
 	 * <p>
-	 * This breaks mutual exclusion on purpose: the removed holder may still be working,
-	 * and learns of the loss only when it next renews, checks or releases its lock.
+	 * A store that is also a {@link ReadWriteLockClient} removes the key's read holds
+	 * too, and the mark of a writer waiting for them, so that both readers and writers
+	 * can take the key again at once; a store that is also a {@link PermitLockClient}
+	 * removes every permit of the key. The whole key is free afterwards.
+	 * <p>
+	 * This breaks mutual exclusion on purpose: the removed holders may still be working,
+	 * and learn of the loss only when they next renew, check or release their hold.
 	 * @param key the resource name
-	 * @return {@code true} if a lock was removed, {@code false} if the key was not held
+	 * @return {@code true} if a lock, a read hold or a permit was removed, {@code false}
+	 * if the key was not held in any way
 	 */
 	boolean forceRelease(String key);
 

@@ -43,10 +43,16 @@ import org.springframework.util.Assert;
  * @param holder an opaque name of the acquisition holding the lock, the same for as long
  * as that acquisition holds it and different for the next one; {@code null} when the lock
  * is not held, or when its key holds no owner token
+ * @param readHolds how many read holds the key has now, expired ones not counted; read
+ * holds do not make the lock {@code held}, which is about the exclusive (write) lock
+ * alone; {@code 0} for a store without read/write locks
+ * @param permitHolders how many owners hold one of the key's permits now, expired leases
+ * not counted; permits are independent of the exclusive lock, so they do not make it
+ * {@code held} either; {@code 0} for a store without permits
  * @see InspectableLockClient
  */
 public record LockState(boolean held, @Nullable Duration remainingLease, @Nullable Long lastFencingToken,
-		int fairWaiters, @Nullable String holder) {
+		int fairWaiters, @Nullable String holder, int readHolds, int permitHolders) {
 
 	/**
 	 * Create a state, checking that a free lock has neither lease nor holder.
@@ -55,11 +61,29 @@ public record LockState(boolean held, @Nullable Duration remainingLease, @Nullab
 	 * @param lastFencingToken the last fencing token handed out, if known
 	 * @param fairWaiters how many fair waiters queue for the lock
 	 * @param holder the opaque name of the holding acquisition, if held
+	 * @param readHolds how many read holds the key has now
+	 * @param permitHolders how many owners hold one of the key's permits now
 	 */
 	public LockState {
 		Assert.isTrue(fairWaiters >= 0, () -> "'fairWaiters' must not be negative but was " + fairWaiters);
+		Assert.isTrue(readHolds >= 0, () -> "'readHolds' must not be negative but was " + readHolds);
+		Assert.isTrue(permitHolders >= 0, () -> "'permitHolders' must not be negative but was " + permitHolders);
 		Assert.isTrue(held || (remainingLease == null && holder == null),
 				"A lock that is not held has neither a remaining lease nor a holder");
+	}
+
+	/**
+	 * Create the state of a key without read holds or permits, as a store that has
+	 * neither reports it.
+	 * @param held whether the lock is held by anyone
+	 * @param remainingLease how long the holder's lease still runs, if known
+	 * @param lastFencingToken the last fencing token handed out, if known
+	 * @param fairWaiters how many fair waiters queue for the lock
+	 * @param holder the opaque name of the holding acquisition, if held
+	 */
+	public LockState(boolean held, @Nullable Duration remainingLease, @Nullable Long lastFencingToken, int fairWaiters,
+			@Nullable String holder) {
+		this(held, remainingLease, lastFencingToken, fairWaiters, holder, 0, 0);
 	}
 
 }

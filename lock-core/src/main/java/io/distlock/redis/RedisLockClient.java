@@ -333,34 +333,40 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	}
 
 	/**
-	 * Read the lock key, its fencing counter and its fair queue in one script call. The
-	 * holder is named by the first 16 hex digits of the SHA-1 of its owner token, taken
-	 * in Redis, so the token itself never leaves it.
+	 * Read the lock key, its fencing counter, its fair queue, its read holds and its
+	 * permits in one script call. The holder is named by the first 16 hex digits of the
+	 * SHA-1 of its owner token, taken in Redis, so the token itself never leaves it;
+	 * readers and permit holders are only counted.
 	 */
 	@Override
 	public LockState inspect(String key) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		List<?> reply = RedisCalls.reply(RedisCalls.call(key, "inspect", () -> this.redis.execute(LockScripts.INSPECT,
-				List.of(keys.lock(), keys.fence(), keys.queueTimeouts()))), "inspect");
+		List<?> reply = RedisCalls.reply(
+				RedisCalls.call(key, "inspect", () -> this.redis.execute(LockScripts.INSPECT,
+						List.of(keys.lock(), keys.fence(), keys.queueTimeouts(), keys.readHolds(), keys.permits()))),
+				"inspect");
 		boolean held = (Long) reply.get(0) == 1L;
 		long lease = (Long) reply.get(1);
 		@Nullable String fence = (String) reply.get(2);
 		return new LockState(held, (held && lease >= 0) ? Duration.ofMillis(lease) : null,
 				(fence != null) ? Long.valueOf(fence) : null, Math.toIntExact((Long) reply.get(3)),
-				held ? (String) reply.get(4) : null);
+				held ? (String) reply.get(4) : null, Math.toIntExact((Long) reply.get(5)),
+				Math.toIntExact((Long) reply.get(6)));
 	}
 
 	/**
-	 * Delete the lock key and publish the release as {@link #release} does, leaving the
-	 * fencing counter and the fair queue as they are: the first fair waiter is woken and
-	 * the others follow in order.
+	 * Delete the lock key, the read holds, the writer-waiting marker and the permits of
+	 * the key, and publish the release as {@link #release} does, leaving the fencing
+	 * counter and the fair queue as they are: the first fair waiter is woken and the
+	 * others follow in order.
 	 */
 	@Override
 	public boolean forceRelease(String key) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long removed = SlotMigrationRetry
-			.call(() -> RedisCalls.call(key, "force-release", () -> this.redis.execute(LockScripts.FORCE_RELEASE,
-					List.of(keys.lock(), keys.queue()), keys.channel(), key, this.publishCommand)));
+		Long removed = SlotMigrationRetry.call(() -> RedisCalls.call(key, "force-release",
+				() -> this.redis.execute(LockScripts.FORCE_RELEASE,
+						List.of(keys.lock(), keys.queue(), keys.readHolds(), keys.writerWaiting(), keys.permits()),
+						keys.channel(), key, this.publishCommand)));
 		return RedisCalls.reply(removed, "force-release") == 1L;
 	}
 

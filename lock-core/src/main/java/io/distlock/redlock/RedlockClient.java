@@ -250,8 +250,10 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	 * Inspect the lock on every node at once. The lock is held when a majority of the
 	 * nodes hold it for one same holder; its remaining lease is then the shortest among
 	 * those nodes, since the lock ends when the first of them lets it go. The last
-	 * fencing token is the highest any node knows. Redlock has no fair locks, so no fair
-	 * waiters.
+	 * fencing token is the highest any node knows. Redlock has no fair locks, no read
+	 * holds and no permits, so it counts no fair waiters, read holds or permit holders (a
+	 * node's counts could only come from clients using that node alone, which hold
+	 * nothing across the Redlock).
 	 * @throws LockBackendException if fewer than a majority of the nodes answered, since
 	 * then the lock's state is not known
 	 * @throws UnsupportedOperationException if a node cannot be inspected

@@ -168,4 +168,66 @@ class RedisLockClientInspectionIntegrationTests extends InspectableLockClientCon
 		}
 	}
 
+	@Test
+	void forceReleaseOfReadHoldsAndPermitsPublishesTheResourceAndLeavesNoNameBehind() {
+		this.client.tryAcquireRead("k", owner(), TTL);
+		this.client.tryAcquire("k", owner(), TTL);
+		this.client.tryAcquirePermit("k", owner(), TTL, 3);
+		RedisLockKeys keys = RedisLockKeys.of("k");
+		assertThat(redis.endpoint().command("EXISTS", keys.readHolds(), keys.writerWaiting(), keys.permits()))
+			.isEqualTo(3L);
+		try (RespConnection subscriber = redis.endpoint().connect(Duration.ofSeconds(2))) {
+			subscriber.command("SUBSCRIBE", CHANNEL);
+			assertThat(this.client.forceRelease("k")).isTrue();
+			assertThat(subscriber.read()).isEqualTo(List.of("message", CHANNEL, "k"));
+		}
+		assertThat(redis.endpoint().command("EXISTS", "k", keys.readHolds(), keys.writerWaiting(), keys.permits()))
+			.isEqualTo(0L);
+		assertThat(redis.endpoint().command("EXISTS", keys.fence())).as("the fencing counter is kept").isEqualTo(1L);
+	}
+
+	@Test
+	void forceReleaseOfAWriterWaitingMarkerAloneRemovesItButPublishesNothing() {
+		String reader = owner();
+		this.client.tryAcquireRead("k", reader, TTL);
+		this.client.tryAcquire("k", owner(), TTL);
+		// The marker outlives the reader that made the writer wait.
+		redis.endpoint().command("DEL", RedisLockKeys.of("k").readHolds());
+		try (RespConnection subscriber = redis.endpoint().connect(Duration.ofMillis(300))) {
+			subscriber.command("SUBSCRIBE", CHANNEL);
+			assertThat(this.client.forceRelease("k")).isFalse();
+			assertThatExceptionOfType(UncheckedIOException.class).isThrownBy(subscriber::read);
+		}
+		assertThat(redis.endpoint().command("EXISTS", RedisLockKeys.of("k").writerWaiting())).isEqualTo(0L);
+	}
+
+	@Test
+	void readHoldsAndPermitsOverwrittenWithAnotherTypeCountNoneAndAreForceReleased() {
+		RedisLockKeys keys = RedisLockKeys.of("k");
+		redis.endpoint().command("SET", keys.readHolds(), "not a sorted set");
+		redis.endpoint().command("SET", keys.permits(), "not a sorted set");
+		LockState state = this.client.inspect("k");
+		assertThat(state.readHolds()).isZero();
+		assertThat(state.permitHolders()).isZero();
+		assertThat(this.client.forceRelease("k")).isFalse();
+		assertThat(redis.endpoint().command("EXISTS", keys.readHolds(), keys.permits())).isEqualTo(0L);
+	}
+
+	@Test
+	void inspectChangesNothingNotEvenExpiredReadHoldsAndPermits() throws Exception {
+		String reader = owner();
+		String holder = owner();
+		this.client.tryAcquireRead("k", reader, Duration.ofMillis(100));
+		this.client.tryAcquireRead("k", owner(), TTL);
+		this.client.tryAcquirePermit("k", holder, Duration.ofMillis(100), 3);
+		this.client.tryAcquirePermit("k", owner(), TTL, 3);
+		Thread.sleep(150);
+		LockState state = this.client.inspect("k");
+		assertThat(state.readHolds()).isEqualTo(1);
+		assertThat(state.permitHolders()).isEqualTo(1);
+		RedisLockKeys keys = RedisLockKeys.of("k");
+		assertThat(redis.endpoint().command("ZCARD", keys.readHolds())).isEqualTo(2L);
+		assertThat(redis.endpoint().command("ZCARD", keys.permits())).isEqualTo(2L);
+	}
+
 }

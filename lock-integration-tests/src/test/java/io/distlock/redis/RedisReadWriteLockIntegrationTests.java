@@ -17,22 +17,17 @@
 package io.distlock.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.distlock.core.AcquireResult;
-import io.distlock.core.Lease;
-import io.distlock.core.LeaseRenewer;
+import io.distlock.core.ReadWriteLockClient;
 import io.distlock.core.Renewal;
+import io.distlock.test.ReadWriteLockClientContractTests;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.RespConnection;
@@ -47,10 +42,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Integration tests for the read holds of {@link RedisLockClient} against a real
- * redis-server: readers share a key and exclude writers, a waiting writer keeps new
- * readers out, and read holds are leases like any other.
+ * redis-server: the {@link ReadWriteLockClientContractTests contract}, and what is
+ * particular to Redis: the names read holds and the writer's marker are kept under, how
+ * long they live, the writer's wait timeout, and the release messages.
  */
-class RedisReadWriteLockIntegrationTests {
+class RedisReadWriteLockIntegrationTests extends ReadWriteLockClientContractTests {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
@@ -74,65 +70,69 @@ class RedisReadWriteLockIntegrationTests {
 		this.connectionFactory.destroy();
 	}
 
-	@Test
-	void manyReadersHoldTheKeyAtOnce() {
-		List<String> readers = new ArrayList<>();
-		for (int i = 0; i < 20; i++) {
-			String reader = owner();
-			assertThat(this.client.tryAcquireRead("k", reader, TTL)).isInstanceOf(AcquireResult.Acquired.class);
-			readers.add(reader);
-		}
-		for (String reader : readers) {
-			assertThat(this.client.isHeld("k", reader)).isTrue();
-		}
-		assertThat(this.client.isHeld("k", owner())).isFalse();
+	@Override
+	protected ReadWriteLockClient client() {
+		return this.client;
 	}
 
 	@Test
-	void readerKeepsWritersOutUntilItReleases() {
-		String reader = owner();
-		this.client.tryAcquireRead("k", reader, Duration.ofMillis(800));
-		AcquireResult busy = this.client.tryAcquire("k", owner(), TTL);
-		assertThat(busy).isInstanceOf(AcquireResult.Busy.class);
-		assertThat(((AcquireResult.Busy) busy).remainingTtl()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(800));
-		assertThat(this.client.releaseRead("k", reader)).isTrue();
-		assertThat(this.client.tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
-	}
-
-	@Test
-	void writerKeepsReadersOutForItsRemainingLease() {
-		String writer = owner();
-		this.client.tryAcquire("k", writer, Duration.ofSeconds(10));
-		AcquireResult busy = this.client.tryAcquireRead("k", owner(), TTL);
-		assertThat(busy).isInstanceOf(AcquireResult.Busy.class);
-		assertThat(((AcquireResult.Busy) busy).remainingTtl()).isBetween(Duration.ofSeconds(9), Duration.ofSeconds(10));
-		assertThat(this.client.release("k", writer)).isTrue();
-		assertThat(this.client.tryAcquireRead("k", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
-	}
-
-	@Test
-	void exclusiveAndWriteLocksOnAKeyAreTheSameLock() {
+	void fairAcquisitionIsTheWriteLockToo() {
 		String exclusive = owner();
 		this.client.tryAcquire("k", exclusive, TTL);
-		assertThat(this.client.tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Busy.class);
 		assertThat(this.client.tryAcquireFair("k", owner(), TTL, Duration.ZERO)).isInstanceOf(AcquireResult.Busy.class);
-		assertThat(this.client.tryAcquireRead("k", owner(), TTL)).isInstanceOf(AcquireResult.Busy.class);
 		assertThat(this.client.release("k", exclusive)).isTrue();
 		String reader = owner();
 		this.client.tryAcquireRead("k", reader, TTL);
-		assertThat(this.client.tryAcquireFair("k", owner(), TTL, Duration.ZERO)).isInstanceOf(AcquireResult.Busy.class);
-		assertThat(this.client.release("k", reader)).as("a read hold is no write lock").isFalse();
-		assertThat(this.client.isHeld("k", reader)).isTrue();
+		assertThat(this.client.tryAcquireFair("k", owner(), TTL, Duration.ZERO)).as("kept out by the reader")
+			.isInstanceOf(AcquireResult.Busy.class);
+		this.client.releaseRead("k", reader);
+		String fair = owner();
+		assertThat(this.client.tryAcquireFair("k", fair, TTL, Duration.ZERO))
+			.isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(this.client.tryAcquireRead("k", owner(), TTL)).as("kept out by the fair writer")
+			.isInstanceOf(AcquireResult.Busy.class);
 	}
 
 	@Test
-	void waitingWriterKeepsNewReadersOut() {
+	void newReaderIsToldToComeBackWithinTheWaitingWritersTimeout() {
 		this.client.tryAcquireRead("k", owner(), TTL);
 		assertThat(this.client.tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Busy.class);
 		AcquireResult busy = this.client.tryAcquireRead("k", owner(), TTL);
 		assertThat(busy).isInstanceOf(AcquireResult.Busy.class);
 		assertThat(((AcquireResult.Busy) busy).remainingTtl()).isPositive()
 			.isLessThanOrEqualTo(RedisLockClient.DEFAULT_WRITER_WAIT_TIMEOUT);
+	}
+
+	@Test
+	void writerTakingTheLockRemovesItsWaitingMarker() {
+		String reader = owner();
+		String writer = owner();
+		this.client.tryAcquireRead("k", reader, TTL);
+		this.client.tryAcquire("k", writer, TTL);
+		assertThat(redis.endpoint().command("EXISTS", RedisLockKeys.of("k").writerWaiting())).isEqualTo(1L);
+		this.client.releaseRead("k", reader);
+		assertThat(this.client.tryAcquire("k", writer, TTL)).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(redis.endpoint().command("EXISTS", RedisLockKeys.of("k").writerWaiting())).isEqualTo(0L);
+	}
+
+	@Test
+	void renewAllExtendsTheReadHoldsSetAndTheLockKey() {
+		String reader = owner();
+		String writer = owner();
+		this.client.tryAcquireRead("r", reader, Duration.ofSeconds(1));
+		this.client.tryAcquire("w", writer, Duration.ofSeconds(1));
+		assertThat(this.client.renewAll(List.of(new Renewal("r", reader, TTL), new Renewal("w", writer, TTL))))
+			.containsExactly(true, true);
+		assertThat((Long) redis.endpoint().command("PTTL", RedisLockKeys.of("r").readHolds())).isGreaterThan(20_000L);
+		assertThat((Long) redis.endpoint().command("PTTL", "w")).isGreaterThan(20_000L);
+	}
+
+	@Test
+	void releaseOfTheLastReadHoldLeavesNoSetBehind() {
+		String reader = owner();
+		this.client.tryAcquireRead("k", reader, TTL);
+		assertThat(this.client.releaseRead("k", reader)).isTrue();
+		assertThat(redis.endpoint().command("EXISTS", RedisLockKeys.of("k").readHolds())).isEqualTo(0L);
 	}
 
 	@Test
@@ -143,19 +143,6 @@ class RedisReadWriteLockIntegrationTests {
 		assertThat(((AcquireResult.Busy) busy).remainingTtl()).isEqualTo(Duration.ofMillis(100));
 		assertThat(this.client.tryAcquireRead("k", owner(), TTL)).isInstanceOf(AcquireResult.Busy.class);
 		Thread.sleep(300);
-		assertThat(this.client.tryAcquireRead("k", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
-	}
-
-	@Test
-	void writerTakingTheLockRemovesItsWaitingMarker() {
-		String reader = owner();
-		String writer = owner();
-		this.client.tryAcquireRead("k", reader, TTL);
-		this.client.tryAcquire("k", writer, TTL);
-		this.client.releaseRead("k", reader);
-		assertThat(this.client.tryAcquire("k", writer, TTL)).isInstanceOf(AcquireResult.Acquired.class);
-		assertThat(redis.endpoint().command("EXISTS", RedisLockKeys.of("k").writerWaiting())).isEqualTo(0L);
-		this.client.release("k", writer);
 		assertThat(this.client.tryAcquireRead("k", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
 	}
 
@@ -219,134 +206,6 @@ class RedisReadWriteLockIntegrationTests {
 	}
 
 	@Test
-	void readersAndWritersNeverOverlap() throws Exception {
-		AtomicInteger readersInside = new AtomicInteger();
-		AtomicInteger writersInside = new AtomicInteger();
-		AtomicInteger overlaps = new AtomicInteger();
-		AtomicInteger writes = new AtomicInteger();
-		AtomicInteger reads = new AtomicInteger();
-		ExecutorService threads = Executors.newFixedThreadPool(10);
-		CountDownLatch start = new CountDownLatch(1);
-		List<Future<?>> workers = new ArrayList<>();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-		for (int i = 0; i < 10; i++) {
-			boolean writer = i < 3;
-			workers.add(threads.submit(() -> {
-				start.await();
-				while (System.nanoTime() < deadline) {
-					String owner = owner();
-					if (writer && this.client.tryAcquire("k", owner, TTL) instanceof AcquireResult.Acquired) {
-						if (writersInside.incrementAndGet() > 1 || readersInside.get() > 0) {
-							overlaps.incrementAndGet();
-						}
-						writes.incrementAndGet();
-						sleep(5);
-						writersInside.decrementAndGet();
-						this.client.release("k", owner);
-					}
-					else if (!writer && this.client.tryAcquireRead("k", owner, TTL) instanceof AcquireResult.Acquired) {
-						readersInside.incrementAndGet();
-						if (writersInside.get() > 0) {
-							overlaps.incrementAndGet();
-						}
-						reads.incrementAndGet();
-						sleep(5);
-						readersInside.decrementAndGet();
-						this.client.releaseRead("k", owner);
-					}
-					else {
-						sleep(2);
-					}
-				}
-				return null;
-			}));
-		}
-		start.countDown();
-		for (Future<?> worker : workers) {
-			worker.get(10, TimeUnit.SECONDS);
-		}
-		threads.shutdown();
-		assertThat(overlaps).hasValue(0);
-		assertThat(writes.get()).isPositive();
-		assertThat(reads.get()).isPositive();
-	}
-
-	@Test
-	void holdOfAKilledReaderReturnsAfterItsTtl() throws Exception {
-		this.client.tryAcquireRead("k", owner(), Duration.ofMillis(200));
-		assertThat(this.client.tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Busy.class);
-		Thread.sleep(300);
-		assertThat(this.client.tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
-	}
-
-	@Test
-	void renewalKeepsAReadHoldPastItsTtlAndReleaseFreesIt() throws Exception {
-		String reader = owner();
-		this.client.tryAcquireRead("k", reader, Duration.ofMillis(300));
-		assertThat(this.client.renew("k", reader, Duration.ofSeconds(5))).isTrue();
-		Thread.sleep(400);
-		assertThat(this.client.isHeld("k", reader)).isTrue();
-		assertThat(this.client.tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Busy.class);
-		assertThat(this.client.releaseRead("k", reader)).isTrue();
-		assertThat(this.client.isHeld("k", reader)).isFalse();
-		assertThat(this.client.tryAcquire("k", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
-	}
-
-	@Test
-	void renewAllRenewsReadHoldsAndWriteLeasesTogether() {
-		String reader = owner();
-		String writer = owner();
-		this.client.tryAcquireRead("r", reader, Duration.ofSeconds(1));
-		this.client.tryAcquire("w", writer, Duration.ofSeconds(1));
-		boolean[] renewed = this.client.renewAll(List.of(new Renewal("r", reader, TTL), new Renewal("w", writer, TTL),
-				new Renewal("r", owner(), TTL), new Renewal("w", reader, TTL)));
-		assertThat(renewed).containsExactly(true, true, false, false);
-		assertThat((Long) redis.endpoint().command("PTTL", RedisLockKeys.of("r").readHolds())).isGreaterThan(20_000L);
-		assertThat((Long) redis.endpoint().command("PTTL", "w")).isGreaterThan(20_000L);
-	}
-
-	@Test
-	void leaseRenewerKeepsAReadHoldAlive() throws Exception {
-		String reader = owner();
-		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMinutes(1))) {
-			this.client.tryAcquireRead("k", reader, Duration.ofMillis(300));
-			AtomicBoolean lost = new AtomicBoolean();
-			Lease lease = renewer.register("k", reader, Duration.ofMillis(300), () -> lost.set(true));
-			Thread.sleep(1000);
-			assertThat(lost).isFalse();
-			assertThat(this.client.isHeld("k", reader)).isTrue();
-			lease.cancel();
-			assertThat(this.client.releaseRead("k", reader)).isTrue();
-		}
-	}
-
-	@Test
-	void renewalOfAnExpiredReadHoldDoesNotBringItBack() throws Exception {
-		String reader = owner();
-		this.client.tryAcquireRead("k", reader, Duration.ofMillis(100));
-		this.client.tryAcquireRead("k", owner(), TTL);
-		Thread.sleep(200);
-		assertThat(this.client.renew("k", reader, TTL)).isFalse();
-		assertThat(this.client.isHeld("k", reader)).isFalse();
-		assertThat(this.client.releaseRead("k", reader)).isFalse();
-	}
-
-	@Test
-	void writersFencingTokensStrictlyIncreaseAcrossReadsAndWrites() {
-		long last = 0;
-		for (int i = 0; i < 5; i++) {
-			String writer = owner();
-			long token = acquired(this.client.tryAcquire("k", writer, TTL));
-			assertThat(token).isGreaterThan(last);
-			this.client.release("k", writer);
-			String reader = owner();
-			assertThat(acquired(this.client.tryAcquireRead("k", reader, TTL))).as("reader's token").isEqualTo(token);
-			this.client.releaseRead("k", reader);
-			last = token;
-		}
-	}
-
-	@Test
 	void releaseOfTheLastReadHoldPublishesOnTheReleaseChannel() {
 		String first = owner();
 		String last = owner();
@@ -359,16 +218,6 @@ class RedisReadWriteLockIntegrationTests {
 			assertThat(subscriber.read()).as("only the last release is published")
 				.isEqualTo(List.of("message", CHANNEL, "k"));
 		}
-	}
-
-	@Test
-	void releasingAReadHoldTwiceOrWithoutOneIsANoOp() {
-		String reader = owner();
-		this.client.tryAcquireRead("k", reader, TTL);
-		assertThat(this.client.releaseRead("k", reader)).isTrue();
-		assertThat(this.client.releaseRead("k", reader)).isFalse();
-		assertThat(this.client.releaseRead("k", owner())).isFalse();
-		assertThat(redis.endpoint().command("EXISTS", RedisLockKeys.of("k").readHolds())).isEqualTo(0L);
 	}
 
 	@Test
@@ -391,11 +240,6 @@ class RedisReadWriteLockIntegrationTests {
 		assertThat(redis.endpoint().command("EXISTS", keys.readHolds(), keys.writerWaiting())).isEqualTo(0L);
 	}
 
-	private static long acquired(AcquireResult result) {
-		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
-		return ((AcquireResult.Acquired) result).fencingToken();
-	}
-
 	private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 		while (!condition.getAsBoolean()) {
@@ -411,10 +255,6 @@ class RedisReadWriteLockIntegrationTests {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	private static String owner() {
-		return UUID.randomUUID().toString();
 	}
 
 }

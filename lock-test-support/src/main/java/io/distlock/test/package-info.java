@@ -17,7 +17,12 @@
 /**
  * Real {@code redis-server} processes for tests: started on free loopback ports, alone or
  * as a Redis Cluster, and stopped, killed, paused, restarted or failed over on demand to
- * inject faults.
+ * inject faults; and the contract suites a lock store passes on them:
+ * {@link io.distlock.test.LockClientContractTests} (or
+ * {@link io.distlock.test.FairLockClientContractTests}), and, each in a test class of its
+ * own, {@link io.distlock.test.ReadWriteLockClientContractTests},
+ * {@link io.distlock.test.PermitLockClientContractTests} and
+ * {@link io.distlock.test.InspectableLockClientContractTests}.
  */
 @NullMarked
 package io.distlock.test;

@@ -47,9 +47,10 @@ public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 	}
 
 	/**
-	 * Remove the lock of the given key, whoever holds it.
+	 * Remove the lock of the given key, whoever holds it, together with the key's read
+	 * holds and permits where the store has them: the whole key is free afterwards.
 	 * @param key the lock key without the key prefix
-	 * @return whether a lock was removed
+	 * @return whether a lock, a read hold or a permit was removed
 	 */
 	@DeleteOperation
 	public ForceReleaseDescriptor forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key) {
@@ -61,7 +62,7 @@ public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 	 * The outcome of a forced release.
 	 *
 	 * @param key the lock key, without the key prefix
-	 * @param released whether a lock was removed
+	 * @param released whether a lock, a read hold or a permit was removed
 	 */
 	public record ForceReleaseDescriptor(String key, boolean released) {
 

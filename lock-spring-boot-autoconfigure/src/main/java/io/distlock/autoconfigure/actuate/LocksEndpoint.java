@@ -27,6 +27,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.HeldLock;
 import io.distlock.LockTemplate;
+import io.distlock.annotation.LockMode;
 import io.distlock.core.LockState;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -75,7 +76,8 @@ public class LocksEndpoint {
 	}
 
 	/**
-	 * Ask the lock store about one key.
+	 * Ask the lock store about one key: its exclusive lock, and how many read holds and
+	 * permits it has.
 	 * @param key the lock key without the key prefix; keys with slashes are accepted
 	 * @return what the store knows of it
 	 */
@@ -110,13 +112,35 @@ public class LocksEndpoint {
 	 * last renewal; {@code null} once it ran out
 	 * @param holder the name of the thread that took it
 	 * @param autoRenew whether its lease is renewed while held
+	 * @param mode how the key is held: {@code EXCLUSIVE}, {@code READ} (shared with other
+	 * readers) or {@code WRITE}
+	 * @param permits how many holders the key may have at once when this is one of its
+	 * permits, {@code 1} for an exclusive, read or write lock
 	 */
 	public record HeldLockDescriptor(String key, String name, long fencingToken, Instant acquiredAt, Duration heldFor,
-			@Nullable Duration leaseRemaining, String holder, boolean autoRenew) {
+			@Nullable Duration leaseRemaining, String holder, boolean autoRenew, LockMode mode, int permits) {
 
 		HeldLockDescriptor(HeldLock lock) {
 			this(lock.key(), lock.name(), lock.fencingToken(), lock.acquiredAt(), lock.heldFor(), lock.leaseRemaining(),
-					lock.holder(), lock.autoRenew());
+					lock.holder(), lock.autoRenew(), lock.mode(), lock.permits());
+		}
+
+		/**
+		 * Describe an exclusive lock.
+		 * @param key the lock key, without the key prefix
+		 * @param name the lock's name, empty when unnamed
+		 * @param fencingToken the fencing token of the acquisition
+		 * @param acquiredAt when it was acquired
+		 * @param heldFor how long it has been held
+		 * @param leaseRemaining how long its lease lasts without another renewal, or
+		 * {@code null}
+		 * @param holder the name of the thread that took it
+		 * @param autoRenew whether its lease is renewed while held
+		 */
+		public HeldLockDescriptor(String key, String name, long fencingToken, Instant acquiredAt, Duration heldFor,
+				@Nullable Duration leaseRemaining, String holder, boolean autoRenew) {
+			this(key, name, fencingToken, acquiredAt, heldFor, leaseRemaining, holder, autoRenew, LockMode.EXCLUSIVE,
+					1);
 		}
 
 	}
@@ -125,16 +149,35 @@ public class LocksEndpoint {
 	 * What the lock store knows of one key.
 	 *
 	 * @param key the lock key, without the key prefix
-	 * @param held whether it is held, by anyone
+	 * @param held whether its exclusive (or write) lock is held, by anyone
 	 * @param remainingLease how long the holder's lease lasts, or {@code null}
 	 * @param lastFencingToken the last fencing token handed out for it, or {@code null}
 	 * @param fairWaiters how many callers wait for it in arrival order
+	 * @param readHolds how many read holds it has, by anyone; {@code 0} for a store
+	 * without read/write locks
+	 * @param permitHolders how many owners hold one of its permits, by anyone; {@code 0}
+	 * for a store without permits
 	 */
 	public record LockStateDescriptor(String key, boolean held, @Nullable Duration remainingLease,
-			@Nullable Long lastFencingToken, int fairWaiters) {
+			@Nullable Long lastFencingToken, int fairWaiters, int readHolds, int permitHolders) {
 
 		LockStateDescriptor(String key, LockState state) {
-			this(key, state.held(), state.remainingLease(), state.lastFencingToken(), state.fairWaiters());
+			this(key, state.held(), state.remainingLease(), state.lastFencingToken(), state.fairWaiters(),
+					state.readHolds(), state.permitHolders());
+		}
+
+		/**
+		 * Describe a key without read holds or permits.
+		 * @param key the lock key, without the key prefix
+		 * @param held whether its lock is held, by anyone
+		 * @param remainingLease how long the holder's lease lasts, or {@code null}
+		 * @param lastFencingToken the last fencing token handed out for it, or
+		 * {@code null}
+		 * @param fairWaiters how many callers wait for it in arrival order
+		 */
+		public LockStateDescriptor(String key, boolean held, @Nullable Duration remainingLease,
+				@Nullable Long lastFencingToken, int fairWaiters) {
+			this(key, held, remainingLease, lastFencingToken, fairWaiters, 0, 0);
 		}
 
 	}

@@ -23,6 +23,7 @@ import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.autoconfigure.DistLockReactiveAutoConfiguration;
+import io.distlock.annotation.LockMode;
 import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Integration tests for the {@code locks} endpoint on a real redis-server.
@@ -80,6 +82,8 @@ class LocksEndpointIntegrationTests {
 				assertThat(first.fencingToken()).isEqualTo(order.fencingToken());
 				assertThat(first.holder()).isEqualTo(Thread.currentThread().getName());
 				assertThat(first.autoRenew()).isTrue();
+				assertThat(first.mode()).isEqualTo(LockMode.EXCLUSIVE);
+				assertThat(first.permits()).isEqualTo(1);
 				assertThat(first.leaseRemaining()).isPositive().isLessThanOrEqualTo(TTL);
 			}
 			assertThat(endpoint.locks().locks()).isEmpty();
@@ -99,6 +103,8 @@ class LocksEndpointIntegrationTests {
 				assertThat(state.remainingLease()).isPositive().isLessThanOrEqualTo(TTL);
 				assertThat(state.lastFencingToken()).isEqualTo(order.fencingToken());
 				assertThat(state.fairWaiters()).isZero();
+				assertThat(state.readHolds()).isZero();
+				assertThat(state.permitHolders()).isZero();
 			}
 			assertThat(endpoint.lock(new String[] { "a", "b:1" }).held()).isFalse();
 		});
@@ -123,6 +129,87 @@ class LocksEndpointIntegrationTests {
 			}
 			stuck.close();
 			assertThat(endpoint.forceRelease(new String[] { "stuck" }).released()).isFalse();
+		});
+	}
+
+	@Test
+	void locksShowTheModeAndPermitsOfEachHeldLock() {
+		this.contextRunner.run((context) -> {
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LockTemplate template = context.getBean(LockTemplate.class);
+			try (LockHandle report = template
+				.tryAcquire(LockRequest.of("report:1", TTL, Duration.ZERO).withMode(LockMode.READ))
+				.orElseThrow();
+					LockHandle export = template
+						.tryAcquire(LockRequest.of("exports", TTL, Duration.ZERO).withPermits(5))
+						.orElseThrow();
+					LockHandle rebuild = template
+						.tryAcquire(LockRequest.of("report:2", TTL, Duration.ZERO).withMode(LockMode.WRITE))
+						.orElseThrow();
+					LockHandle order = template.tryAcquire("order:1", TTL, Duration.ZERO).orElseThrow()) {
+				assertThat(endpoint.locks().locks())
+					.extracting(LocksEndpoint.HeldLockDescriptor::key, LocksEndpoint.HeldLockDescriptor::mode,
+							LocksEndpoint.HeldLockDescriptor::permits)
+					.containsExactlyInAnyOrder(tuple("report:1", LockMode.READ, 1),
+							tuple("exports", LockMode.EXCLUSIVE, 5), tuple("report:2", LockMode.WRITE, 1),
+							tuple("order:1", LockMode.EXCLUSIVE, 1));
+			}
+		});
+	}
+
+	@Test
+	void lockShowsHowManyReadHoldsAndPermitHoldersAKeyHasWhoeverTookThem() {
+		this.contextRunner.run((context) -> {
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LockTemplate template = context.getBean(LockTemplate.class);
+			LockRequest read = LockRequest.of("report", TTL, Duration.ZERO).withMode(LockMode.READ);
+			LockRequest permit = LockRequest.of("report", TTL, Duration.ZERO).withPermits(3);
+			try (LockHandle firstReader = template.tryAcquire(read).orElseThrow();
+					LockHandle secondReader = template.tryAcquire(read).orElseThrow();
+					LockHandle permitHolder = template.tryAcquire(permit).orElseThrow()) {
+				LocksEndpoint.LockStateDescriptor state = endpoint.lock(new String[] { "report" });
+				assertThat(state.key()).isEqualTo("report");
+				assertThat(state.held()).as("the write lock").isFalse();
+				assertThat(state.readHolds()).isEqualTo(2);
+				assertThat(state.permitHolders()).isEqualTo(1);
+				assertThat(state.lastFencingToken()).isEqualTo(permitHolder.fencingToken());
+			}
+			LocksEndpoint.LockStateDescriptor released = endpoint.lock(new String[] { "report" });
+			assertThat(released.readHolds()).isZero();
+			assertThat(released.permitHolders()).isZero();
+		});
+	}
+
+	@Test
+	void forceReleaseFreesReadHoldsAndPermitsOfTheKeyWhenEnabled() {
+		this.contextRunner.withPropertyValues("distlock.actuator.force-release-enabled=true").run((context) -> {
+			ForceReleasingLocksEndpoint endpoint = context.getBean(ForceReleasingLocksEndpoint.class);
+			LockTemplate template = context.getBean(LockTemplate.class);
+			LockHandle reader = template
+				.tryAcquire(LockRequest.of("report", TTL, Duration.ZERO).withMode(LockMode.READ))
+				.orElseThrow();
+			LockHandle permit = template.tryAcquire(LockRequest.of("report", TTL, Duration.ZERO).withPermits(2))
+				.orElseThrow();
+			// A second permit holder: the permits are full, so only a force-release lets
+			// the
+			// next one in.
+			LockHandle secondPermit = template.tryAcquire(LockRequest.of("report", TTL, Duration.ZERO).withPermits(2))
+				.orElseThrow();
+			assertThat(endpoint.forceRelease(new String[] { "report" }).released()).isTrue();
+			LocksEndpoint.LockStateDescriptor state = endpoint.lock(new String[] { "report" });
+			assertThat(state.readHolds()).isZero();
+			assertThat(state.permitHolders()).isZero();
+			try (LockHandle writer = template
+				.tryAcquire(LockRequest.of("report", TTL, Duration.ZERO).withMode(LockMode.WRITE))
+				.orElseThrow();
+					LockHandle nextPermit = template
+						.tryAcquire(LockRequest.of("report", TTL, Duration.ZERO).withPermits(2))
+						.orElseThrow()) {
+				assertThat(nextPermit.fencingToken()).isGreaterThan(permit.fencingToken());
+			}
+			reader.close();
+			permit.close();
+			secondPermit.close();
 		});
 	}
 

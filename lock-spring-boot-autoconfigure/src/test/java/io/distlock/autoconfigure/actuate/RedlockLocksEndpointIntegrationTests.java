@@ -76,6 +76,8 @@ class RedlockLocksEndpointIntegrationTests {
 			assertThat(state.held()).isTrue();
 			assertThat(state.remainingLease()).isPositive().isLessThanOrEqualTo(TTL);
 			assertThat(state.lastFencingToken()).isEqualTo(held.fencingToken());
+			assertThat(state.readHolds()).as("Redlock takes no read holds").isZero();
+			assertThat(state.permitHolders()).as("Redlock hands out no permits").isZero();
 
 			// DELETE /actuator/locks/{key}: gone from every node
 			assertThat(endpoint.forceRelease(new String[] { "order:1" }).released()).isTrue();

@@ -1,0 +1,60 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.redis;
+
+import io.distlock.core.PermitLockClient;
+import io.distlock.test.PermitLockClientContractTests;
+import io.distlock.test.RedisClusterExtension;
+import io.distlock.test.RedisConnections;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The {@link PermitLockClientContractTests permit contract} for {@link RedisLockClient}
+ * on a real Redis Cluster of three primaries with a replica each, publishing releases on
+ * sharded channels: every name of a key shares its hash slot.
+ */
+class RedisPermitLockOnClusterIntegrationTests extends PermitLockClientContractTests {
+
+	@RegisterExtension
+	static final RedisClusterExtension redis = RedisClusterExtension.of(3, 1);
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private RedisLockClient client;
+
+	@BeforeEach
+	void createClient() {
+		this.connectionFactory = RedisConnections.connectionFactory(redis.cluster());
+		this.client = new RedisLockClient(this.connectionFactory);
+		this.client.setShardedReleaseMessages(true);
+	}
+
+	@AfterEach
+	void destroyClient() {
+		this.connectionFactory.destroy();
+	}
+
+	@Override
+	protected PermitLockClient client() {
+		return this.client;
+	}
+
+}
