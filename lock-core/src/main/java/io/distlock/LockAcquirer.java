@@ -154,7 +154,11 @@ final class LockAcquirer {
 				() -> "Lock '" + key + "' was requested fair, but the lock store " + this.client.getClass().getName()
 						+ " cannot take locks in arrival order (it is no FairLockClient)");
 		if (waitTime.isZero()) {
-			return confirmed(key, attempt(key, ownerToken, ttl, fair, Duration.ZERO, kind));
+			Attempt attempt = attempt(key, ownerToken, ttl, fair, Duration.ZERO, kind);
+			if (attempt.result() instanceof AcquireResult.Busy) {
+				stopWaiting(key, ownerToken, kind);
+			}
+			return confirmed(key, attempt);
 		}
 		long deadline = System.nanoTime() + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
 		Attempt attempt = null;
@@ -168,8 +172,43 @@ final class LockAcquirer {
 			return confirmed(key, attempt);
 		}
 		finally {
-			if (fair && (attempt == null || !(attempt.result() instanceof AcquireResult.Acquired))) {
-				leaveQueue(key, ownerToken);
+			if (attempt == null || attempt.result() instanceof AcquireResult.Busy) {
+				if (fair) {
+					leaveQueue(key, ownerToken);
+				}
+				if (attempt != null) {
+					stopWaiting(key, ownerToken, kind);
+				}
+			}
+		}
+	}
+
+	/**
+	 * Tell the store that a writer which found the key busy stopped trying: a writer that
+	 * found readers keeps new readers out while it waits, and would go on doing so for as
+	 * long as its marker lives. An owner-checked release of what it never got removes
+	 * only its marker. Only where there can be such a marker, and only on this busy path.
+	 * @param key the resource name
+	 * @param ownerToken the token of the attempt that gave up
+	 * @param kind how the key was asked for
+	 */
+	void stopWaiting(String key, String ownerToken, LockKind kind) {
+		if (!kind.keepsReadersOut()) {
+			return;
+		}
+		// The interrupt is held back, since the Redis client refuses to call while it is
+		// set.
+		boolean interrupted = Thread.interrupted();
+		try {
+			kind.release(key, ownerToken);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not withdraw from lock '" + key + "' after giving up; readers may wait for the "
+					+ "store's writer wait timeout", ex);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
 			}
 		}
 	}

@@ -91,6 +91,15 @@ final class LockKind {
 	}
 
 	/**
+	 * Tell whether an attempt of this kind that found readers keeps new readers out until
+	 * it stops trying: a write (or exclusive) attempt on a store with read locks. Such an
+	 * attempt that gives up releases, so that its marker goes at once.
+	 */
+	boolean keepsReadersOut() {
+		return !isRead() && !isPermit() && this.client instanceof ReadWriteLockClient;
+	}
+
+	/**
 	 * Try once to take the key this way.
 	 */
 	AcquireResult tryAcquire(String resource, String ownerToken, Duration ttl) {

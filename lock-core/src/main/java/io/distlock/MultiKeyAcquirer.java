@@ -79,11 +79,20 @@ final class MultiKeyAcquirer {
 				if (releaseFailure != null) {
 					throw releaseFailure;
 				}
+				Target busy = pass.busy();
+				String busyOwner = owners.get(targets.indexOf(busy));
 				if (waitTime.isZero() || deadline - System.nanoTime() <= 0) {
-					return new Outcome(List.of(), pass.busy());
+					this.acquirer.stopWaiting(busy.resource(), busyOwner, busy.kind());
+					return new Outcome(List.of(), busy);
 				}
-				if (waiting != null && pass.busy() == waitedFor) {
-					waiting.await(LockAcquirer.retryNanos(pass.busyResult()), deadline);
+				if (waiting != null && busy == waitedFor) {
+					try {
+						waiting.await(LockAcquirer.retryNanos(pass.busyResult()), deadline);
+					}
+					catch (InterruptedException ex) {
+						this.acquirer.stopWaiting(busy.resource(), busyOwner, busy.kind());
+						throw ex;
+					}
 				}
 				// The next pass registers for the busy key first; it follows at once when
 				// this pass found a key busy that it had not registered for.

@@ -150,7 +150,7 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		return call(key, "release",
 				this.redis
-					.execute(LockScripts.RELEASE, List.of(keys.lock(), keys.queue()),
+					.execute(LockScripts.RELEASE, List.of(keys.lock(), keys.queue(), keys.writerWaiting()),
 							List.of(ownerToken, keys.channel(), key, this.publishCommand))
 					.next())
 			// About two seconds: 10ms doubling to 100ms.

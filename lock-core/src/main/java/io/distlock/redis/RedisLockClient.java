@@ -271,9 +271,9 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 			return releasePermit(permitsOf, ownerToken);
 		}
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long released = SlotMigrationRetry
-			.call(() -> RedisCalls.call(key, "release", () -> this.redis.execute(LockScripts.RELEASE,
-					List.of(keys.lock(), keys.queue()), ownerToken, keys.channel(), key, this.publishCommand)));
+		Long released = SlotMigrationRetry.call(() -> RedisCalls.call(key, "release",
+				() -> this.redis.execute(LockScripts.RELEASE, List.of(keys.lock(), keys.queue(), keys.writerWaiting()),
+						ownerToken, keys.channel(), key, this.publishCommand)));
 		return RedisCalls.reply(released, "release") == 1L;
 	}
 

@@ -3,6 +3,9 @@
 --
 -- KEYS[1]  the lock key
 -- KEYS[2]  the queue of fair waiters (a list of owner tokens), in the same hash slot
+-- KEYS[3]  optional: the writer-waiting marker, in the same hash slot; removed when it is
+--          this owner's, since an owner that releases what it did not get has stopped
+--          waiting for it
 -- ARGV[1]  the owner token of the acquisition to release
 -- ARGV[2]  the release channel of this lock
 -- ARGV[3]  the lock's resource name
@@ -14,13 +17,19 @@
 -- resource name, which wakes one waiter of the lock in each application.
 --
 -- Returns 1 when released, 0 when the lock is not held by this owner (it expired and
--- may belong to someone else now, whose lock stays untouched).
+-- may belong to someone else now, whose lock stays untouched, or it was never taken by
+-- this owner: a writer that gave up). A writer-waiting marker of this owner is removed
+-- either way, and its removal is published, so that readers it kept out get in at once.
 --
 -- pcall: a notification that cannot be published, such as for an ACL user without
 -- permission on the channel, must not fail a release that has happened; waiters then
 -- notice the free lock on their backoff.
 local publish = (ARGV[4] == 'SPUBLISH' and redis.REDIS_VERSION_NUM) and 'SPUBLISH' or 'PUBLISH'
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  if KEYS[3] and redis.call('GET', KEYS[3]) == ARGV[1] then
+    redis.call('DEL', KEYS[3])
+    redis.pcall(publish, ARGV[2], ARGV[3])
+  end
   return 0
 end
 redis.call('DEL', KEYS[1])

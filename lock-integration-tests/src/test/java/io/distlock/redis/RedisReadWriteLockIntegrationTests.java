@@ -116,6 +116,25 @@ class RedisReadWriteLockIntegrationTests extends ReadWriteLockClientContractTest
 	}
 
 	@Test
+	void writerThatGaveUpWithdrawsOnlyItsOwnMarkerByReleasing() {
+		String reader = owner();
+		String gaveUp = owner();
+		String stillWaiting = owner();
+		this.client.tryAcquireRead("k", reader, TTL);
+		this.client.tryAcquire("k", gaveUp, TTL);
+		this.client.tryAcquire("k", stillWaiting, TTL);
+
+		assertThat(this.client.release("k", gaveUp)).isFalse();
+		assertThat(this.client.tryAcquireRead("k", owner(), TTL)).as("kept out by the writer still waiting")
+			.isInstanceOf(AcquireResult.Busy.class);
+
+		assertThat(this.client.release("k", stillWaiting)).isFalse();
+		assertThat(this.client.tryAcquireRead("k", owner(), TTL)).as("no writer waits any more")
+			.isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(this.client.isHeld("k", reader)).isTrue();
+	}
+
+	@Test
 	void renewAllExtendsTheReadHoldsSetAndTheLockKey() {
 		String reader = owner();
 		String writer = owner();
