@@ -37,6 +37,7 @@ import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
 
+import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
@@ -63,6 +64,10 @@ import org.springframework.util.Assert;
  * than that of every leader before, so a leader that was paused past its ttl and still
  * writes can be fenced off. Leadership is renewed without the maximum hold time of
  * ordinary locks.
+ *
+ * <p>
+ * The events are published on the thread that contends for and holds the leadership; a
+ * listener that throws is logged, and the leadership goes on regardless.
  */
 public class LeaderElection implements SmartLifecycle, ApplicationEventPublisherAware {
 
@@ -231,7 +236,7 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 						+ this.ttl.toMillis() + "ms", ex);
 			}
 			if (!current.lost().isDone()) {
-				this.publisher.publishEvent(new LeadershipRevokedEvent(this, this.name, current.lock().fencingToken(),
+				publish(new LeadershipRevokedEvent(this, this.name, current.lock().fencingToken(),
 						LeadershipRevokedEvent.Reason.STOPPED));
 			}
 		}
@@ -289,7 +294,7 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 			this.leadership = current;
 		}
 		logger.info("This instance leads '" + this.name + "' (fencing token " + lock.fencingToken() + ")");
-		this.publisher.publishEvent(new LeadershipGrantedEvent(this, this.name, lock.fencingToken()));
+		publish(new LeadershipGrantedEvent(this, this.name, lock.fencingToken()));
 		try {
 			lost.get();
 		}
@@ -309,8 +314,19 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 		catch (RuntimeException ex) {
 			logger.debug("Could not release the lost leadership lock '" + this.name + "'", ex);
 		}
-		this.publisher.publishEvent(
-				new LeadershipRevokedEvent(this, this.name, lock.fencingToken(), LeadershipRevokedEvent.Reason.LOST));
+		publish(new LeadershipRevokedEvent(this, this.name, lock.fencingToken(), LeadershipRevokedEvent.Reason.LOST));
+	}
+
+	private void publish(ApplicationEvent event) {
+		try {
+			this.publisher.publishEvent(event);
+		}
+		catch (RuntimeException ex) {
+			// A failing listener must not end the contender thread: the leadership would
+			// stop being renewed, and this instance would never contend again.
+			logger.error("A listener of " + event + " failed; the leadership '" + this.name + "' goes on regardless",
+					ex);
+		}
 	}
 
 	private void pause() {
