@@ -28,7 +28,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockAcquisitionException;
-import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
@@ -88,7 +87,9 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 
 	private final String name;
 
-	private final LeaseRenewer renewer;
+	private final LockClient client;
+
+	private @Nullable LeaseRenewer renewer;
 
 	private final LockTemplate lockTemplate;
 
@@ -117,9 +118,8 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 		Assert.notNull(waiter, "'waiter' must not be null");
 		LockRequest.of(name, DEFAULT_TTL, Duration.ZERO);
 		this.name = name;
-		this.renewer = new LeaseRenewer(client, LIFETIME);
+		this.client = client;
 		this.lockTemplate = new LockTemplate(client, waiter);
-		this.lockTemplate.setLeaseRenewer(this.renewer);
 	}
 
 	/**
@@ -194,6 +194,10 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 				return;
 			}
 			this.running = true;
+			// A renewer of its own per run: stopping closes it for good.
+			LeaseRenewer renewer = new LeaseRenewer(this.client, LIFETIME);
+			this.renewer = renewer;
+			this.lockTemplate.setLeaseRenewer(renewer);
 			Thread thread = new Thread(this::contend, "distlock-leader-" + this.name);
 			thread.setDaemon(true);
 			this.contender = thread;
@@ -240,7 +244,10 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 						LeadershipRevokedEvent.Reason.STOPPED));
 			}
 		}
-		this.renewer.close();
+		LeaseRenewer renewer = this.renewer;
+		if (renewer != null) {
+			renewer.close();
+		}
 	}
 
 	@Override
@@ -269,9 +276,11 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 				// Interrupted: stopping.
 				continue;
 			}
-			catch (LockBackendException ex) {
+			catch (RuntimeException ex) {
+				// Redis unreachable (LockBackendException), or anything else: the thread
+				// must go on contending, or this instance would never lead again.
 				logger.warn("Could not contend for the leadership '" + this.name + "'; trying again in "
-						+ RETRY_AFTER_FAILURE.toMillis() + "ms: " + ex.getMessage());
+						+ RETRY_AFTER_FAILURE.toMillis() + "ms: " + ex);
 				pause();
 				continue;
 			}

@@ -203,6 +203,23 @@ class LeaderElectionIntegrationTests {
 		assertThat(leader.getBean(FailingListeners.class).failures).hasValueGreaterThanOrEqualTo(3);
 	}
 
+	@Test
+	void givenTheElectionStoppedAndStartedAgainThenTheInstanceLeadsAgain() {
+		startInstances(1, TTL);
+		ConfigurableApplicationContext leader = awaitOneLeader();
+		LeaderElection election = election(leader);
+		long token = election.getFencingToken().getAsLong();
+
+		election.stop();
+		assertThat(election.isLeader()).isFalse();
+		election.start();
+
+		await().atMost(TTL.multipliedBy(10)).until(election::isLeader);
+		assertThat(election.getFencingToken().getAsLong()).isGreaterThan(token);
+		// Renewed: it keeps leading past its ttl.
+		await().during(TTL.multipliedBy(3)).atMost(TTL.multipliedBy(10)).until(election::isLeader);
+	}
+
 	private void startInstances(int count, Duration ttl, String... properties) {
 		for (int i = 0; i < count; i++) {
 			this.contexts.add(new SpringApplicationBuilder(LeaderApplication.class).web(WebApplicationType.NONE)
