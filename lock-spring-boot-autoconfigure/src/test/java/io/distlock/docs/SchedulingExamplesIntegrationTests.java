@@ -49,12 +49,14 @@ import static org.awaitility.Awaitility.await;
 class SchedulingExamplesIntegrationTests {
 
 	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+	// Not flushed between tests: the leadership lock lives as long as the application.
+	static final RedisServerExtension redis = RedisServerExtension.singleNode().flushBeforeEach(false);
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
 		registry.add("spring.data.redis.host", () -> redis.endpoint().host());
 		registry.add("spring.data.redis.port", () -> redis.endpoint().port());
+		registry.add("spring.data.redis.timeout", () -> "2s");
 	}
 
 	@Autowired
