@@ -193,23 +193,11 @@ final class LockAcquirer {
 	 * @param kind how the key was asked for
 	 */
 	void stopWaiting(String key, String ownerToken, LockKind kind) {
-		if (!kind.keepsReadersOut()) {
-			return;
-		}
-		// The interrupt is held back, since the Redis client refuses to call while it is
-		// set.
-		boolean interrupted = Thread.interrupted();
-		try {
-			kind.release(key, ownerToken);
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not withdraw from lock '" + key + "' after giving up; readers may wait for the "
-					+ "store's writer wait timeout", ex);
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
+		if (kind.keepsReadersOut()) {
+			// Off the caller's path: a caller that gave up at its wait time must not wait
+			// one more command timeout on a slow Redis.
+			releaseLater(key, ownerToken, kind, "withdraw from",
+					"giving up; readers may wait for the store's writer wait timeout");
 		}
 	}
 
@@ -268,19 +256,23 @@ final class LockAcquirer {
 	 * that fails is logged; the lock then expires after its ttl.
 	 */
 	private void giveBack(String key, String ownerToken, RuntimeException failure, LockKind kind) {
+		releaseLater(key, ownerToken, kind, "give back",
+				"a failed attempt (" + failure + "); it expires after its ttl");
+	}
+
+	private void releaseLater(String key, String ownerToken, LockKind kind, String what, String consequence) {
 		try {
 			this.giveBack.execute(() -> {
 				try {
 					kind.release(key, ownerToken);
 				}
 				catch (RuntimeException ex) {
-					logger.debug("Could not give back lock '" + key + "' after a failed attempt (" + failure
-							+ "); it expires after its ttl", ex);
+					logger.debug("Could not " + what + " lock '" + key + "' after " + consequence, ex);
 				}
 			});
 		}
 		catch (RejectedExecutionException ex) {
-			logger.debug("Too many failed attempts to give back lock '" + key + "'; it expires after its ttl", ex);
+			logger.debug("Too many calls queued to " + what + " lock '" + key + "'", ex);
 		}
 	}
 

@@ -19,6 +19,7 @@ package io.distlock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Comparator;
 import java.util.Optional;
@@ -391,6 +392,22 @@ public class LockTemplate {
 	}
 
 	/**
+	 * Acquire the exclusive locks of several keys, all or none, with leases renewed while
+	 * held, waiting up to the given time for all of them to be free at once.
+	 * @param keys the lock keys, in any order; duplicates collapse
+	 * @param ttl the lease time of each key
+	 * @param waitTime how long to wait; zero means try once
+	 * @return the held locks, with each key's fencing token, or empty if not all keys
+	 * were free at once within the wait time
+	 * @throws IllegalArgumentException if an argument is invalid
+	 * @throws LockBackendException if Redis cannot be reached
+	 * @throws LockAcquisitionException if the thread was interrupted while waiting
+	 */
+	public Optional<MultiLockHandle> tryAcquireAll(Collection<String> keys, Duration ttl, Duration waitTime) {
+		return tryAcquireAll(MultiLockRequest.of(keys, ttl, waitTime));
+	}
+
+	/**
 	 * Acquire the locks of several keys, all or none, as described by the request. The
 	 * handle is not bound to the thread: its caller decides where it is used and closed.
 	 * @param request what to lock and how
@@ -404,6 +421,26 @@ public class LockTemplate {
 	public Optional<MultiLockHandle> tryAcquireAll(MultiLockRequest request) {
 		Assert.notNull(request, "'request' must not be null");
 		return Optional.ofNullable(acquireAll(request, request.keys(), List.of(), System.nanoTime()).locks());
+	}
+
+	/**
+	 * Run the action under the exclusive locks of several keys, taken all or none, with
+	 * leases renewed while held, and release them when it ends, also when it throws.
+	 * @param <T> the type of the action's result
+	 * @param keys the lock keys, in any order; duplicates collapse
+	 * @param ttl the lease time of each key
+	 * @param waitTime how long to wait for all keys to be free at once; zero means try
+	 * once
+	 * @param action the code to run while holding every lock
+	 * @return the action's result
+	 * @throws LockAcquisitionException if not all keys were free at once within the wait
+	 * time; the action did not run
+	 * @throws LockBackendException if Redis cannot be reached
+	 */
+	public <T extends @Nullable Object> T executeAll(Collection<String> keys, Duration ttl, Duration waitTime,
+			Supplier<T> action) {
+		Assert.notNull(action, "'action' must not be null");
+		return executeAll(MultiLockRequest.of(keys, ttl, waitTime), (locks) -> action.get());
 	}
 
 	/**

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -160,6 +161,20 @@ class LockTemplateMultiKeyIntegrationTests {
 			assertThat(this.second.template.inspect("z3").held()).isTrue();
 			assertThat(this.first.template.getHeldLocks()).isEmpty();
 		}
+	}
+
+	@Test
+	void givenACollectionOfKeysThenTryAcquireAllHoldsEachWithItsTokenAndExecuteAllRunsUnderAll() {
+		try (MultiLockHandle locks = this.first.template.tryAcquireAll(Set.of("c2", "c1"), TTL, Duration.ZERO)
+			.orElseThrow()) {
+			assertThat(locks.keys()).containsExactly("c1", "c2");
+			assertThat(locks.fencingToken("c1")).isEqualTo(locks.locks().get(0).fencingToken());
+			assertThat(this.second.template.tryAcquire("c2", TTL, Duration.ZERO)).isEmpty();
+		}
+		String held = this.first.template.executeAll(List.of("c3", "c1"), TTL, Duration.ZERO,
+				() -> LockContext.held().stream().map(LockHandle::key).sorted().toList().toString());
+		assertThat(held).isEqualTo("[c1, c3]");
+		assertThat(redis.endpoint().command("EXISTS", "lock:c1", "lock:c2", "lock:c3")).isEqualTo(0L);
 	}
 
 	@Test
