@@ -155,9 +155,7 @@ final class LockAcquirer {
 						+ " cannot take locks in arrival order (it is no FairLockClient)");
 		if (waitTime.isZero()) {
 			Attempt attempt = attempt(key, ownerToken, ttl, fair, Duration.ZERO, kind);
-			if (attempt.result() instanceof AcquireResult.Busy) {
-				stopWaiting(key, ownerToken, kind);
-			}
+			stopWaiting(key, ownerToken, attempt.result());
 			return confirmed(key, attempt);
 		}
 		long deadline = System.nanoTime() + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
@@ -177,26 +175,26 @@ final class LockAcquirer {
 					leaveQueue(key, ownerToken);
 				}
 				if (attempt != null) {
-					stopWaiting(key, ownerToken, kind);
+					stopWaiting(key, ownerToken, attempt.result());
 				}
 			}
 		}
 	}
 
 	/**
-	 * Tell the store that a writer which found the key busy stopped trying: a writer that
-	 * found readers keeps new readers out while it waits, and would go on doing so for as
-	 * long as its marker lives. An owner-checked release of what it never got removes
-	 * only its marker. Only where there can be such a marker, and only on this busy path.
+	 * Tell the store that a writer which found readers stopped trying: it keeps new
+	 * readers out while it waits, and would go on doing so for as long as its marker
+	 * lives. An owner-checked release of what it never got removes only its marker.
+	 * Nothing to do, and no call, unless the store said the attempt left one.
 	 * @param key the resource name
 	 * @param ownerToken the token of the attempt that gave up
-	 * @param kind how the key was asked for
+	 * @param result the last answer of the store
 	 */
-	void stopWaiting(String key, String ownerToken, LockKind kind) {
-		if (kind.keepsReadersOut()) {
+	void stopWaiting(String key, String ownerToken, AcquireResult result) {
+		if (result instanceof AcquireResult.Busy busy && busy.keepsReadersOut()) {
 			// Off the caller's path: a caller that gave up at its wait time must not wait
-			// one more command timeout on a slow Redis.
-			releaseLater(key, ownerToken, kind, "withdraw from",
+			// one more command timeout on a slow Redis. The marker is the write lock's.
+			releaseLater(key, ownerToken, LockKind.exclusive(this.client), "withdraw from",
 					"giving up; readers may wait for the store's writer wait timeout");
 		}
 	}

@@ -91,15 +91,6 @@ final class LockKind {
 	}
 
 	/**
-	 * Tell whether an attempt of this kind that found readers keeps new readers out until
-	 * it stops trying: a write (or exclusive) attempt on a store with read locks. Such an
-	 * attempt that gives up releases, so that its marker goes at once.
-	 */
-	boolean keepsReadersOut() {
-		return !isRead() && !isPermit() && this.client instanceof ReadWriteLockClient;
-	}
-
-	/**
 	 * Try once to take the key this way.
 	 */
 	AcquireResult tryAcquire(String resource, String ownerToken, Duration ttl) {
@@ -149,14 +140,18 @@ final class LockKind {
 	 * Describe the kind for messages and the locks endpoint.
 	 */
 	String describe() {
-		return (this.permits > 1) ? "one of " + this.permits + " permits" : this.mode.name();
+		return describe(this.mode, this.permits);
 	}
 
 	/**
 	 * Describe the kind a request asks for, as {@link #describe()} does.
 	 */
 	static String describe(LockRequest request) {
-		return (request.permits() > 1) ? "one of " + request.permits() + " permits" : request.mode().name();
+		return describe(request.mode(), request.permits());
+	}
+
+	private static String describe(LockMode mode, int permits) {
+		return (permits > 1) ? "one of " + permits + " permits" : mode.name();
 	}
 
 	@Override

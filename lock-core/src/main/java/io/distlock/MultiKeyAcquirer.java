@@ -82,7 +82,7 @@ final class MultiKeyAcquirer {
 				Target busy = pass.busy();
 				String busyOwner = owners.get(targets.indexOf(busy));
 				if (waitTime.isZero() || deadline - System.nanoTime() <= 0) {
-					this.acquirer.stopWaiting(busy.resource(), busyOwner, busy.kind());
+					this.acquirer.stopWaiting(busy.resource(), busyOwner, pass.busyResult());
 					return new Outcome(List.of(), busy);
 				}
 				if (waiting != null && busy == waitedFor) {
@@ -90,7 +90,7 @@ final class MultiKeyAcquirer {
 						waiting.await(LockAcquirer.retryNanos(pass.busyResult()), deadline);
 					}
 					catch (InterruptedException ex) {
-						this.acquirer.stopWaiting(busy.resource(), busyOwner, busy.kind());
+						this.acquirer.stopWaiting(busy.resource(), busyOwner, pass.busyResult());
 						throw ex;
 					}
 				}

@@ -67,6 +67,22 @@ class LockAcquirerTests {
 	}
 
 	@Test
+	void writerThatLeftNoMarkerGivesUpWithoutAnotherCall() throws Exception {
+		this.client.answer(() -> BUSY);
+		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ZERO, false).result()).isEqualTo(BUSY);
+		assertThat(this.client.calls).containsExactly("k owner");
+	}
+
+	@Test
+	void writerThatKeptReadersOutWithdrawsWhenItGivesUp() throws Exception {
+		AcquireResult keepingReadersOut = new AcquireResult.Busy(Duration.ofMillis(5), true);
+		this.client.answer(() -> keepingReadersOut);
+		assertThat(this.acquirer.acquire("k", "owner", TTL, Duration.ZERO, false).result())
+			.isEqualTo(keepingReadersOut);
+		assertThat(this.client.calls).containsExactly("k owner", "release k owner");
+	}
+
+	@Test
 	void busyLockIsTriedAgainWhenTheHoldersLeaseRunsOut() throws Exception {
 		AtomicInteger attempts = new AtomicInteger();
 		this.client

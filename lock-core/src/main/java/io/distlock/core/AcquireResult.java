@@ -40,8 +40,20 @@ public sealed interface AcquireResult {
 	 *
 	 * @param remainingTtl the holder's remaining lease, or {@code null} if the lock key
 	 * has no expiry (set by something other than distlock)
+	 * @param keepsReadersOut whether this attempt, a writer's that found readers of a
+	 * {@link ReadWriteLockClient}, now keeps new readers out until it takes the lock or
+	 * withdraws with an owner-checked {@link LockClient#release release}
 	 */
-	record Busy(@org.jspecify.annotations.Nullable Duration remainingTtl) implements AcquireResult {
+	record Busy(@org.jspecify.annotations.Nullable Duration remainingTtl,
+			boolean keepsReadersOut) implements AcquireResult {
+
+		/**
+		 * Create the answer of an attempt that keeps no reader out.
+		 * @param remainingTtl the holder's remaining lease, or {@code null}
+		 */
+		public Busy(@org.jspecify.annotations.Nullable Duration remainingTtl) {
+			this(remainingTtl, false);
+		}
 
 	}
 

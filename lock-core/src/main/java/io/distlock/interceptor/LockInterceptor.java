@@ -141,12 +141,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 	 */
 	@Override
 	public void afterSingletonsInstantiated() {
-		List<Method> reactive = this.source.getLockOperations()
-			.stream()
-			.filter(LockOperation::reactive)
-			.map(LockOperation::method)
-			.distinct()
-			.toList();
+		List<Method> reactive = methods(LockOperation::reactive);
 		if (!reactive.isEmpty() && findReactiveTemplate() == null) {
 			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.REACTIVE_LOCKS,
 					reactive,
@@ -170,12 +165,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 							+ "but this application's lock store has none (Redlock has none): remove permits, or "
 							+ "lock on a single Redis, Sentinel or Cluster");
 		}
-		List<Method> fair = this.source.getLockOperations()
-			.stream()
-			.filter(LockOperation::fair)
-			.map(LockOperation::method)
-			.distinct()
-			.toList();
+		List<Method> fair = methods(LockOperation::fair);
 		if (!fair.isEmpty() && !this.template.get().supportsFairLocks()) {
 			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.FAIR_LOCKS, fair,
 					"@DistributedLocked(fair = true) on " + fair + " needs a lock store that takes locks in "

@@ -72,7 +72,9 @@ final class RedisCalls {
 		if ((Long) values.get(0) == 1L) {
 			return new AcquireResult.Acquired(value);
 		}
-		return new AcquireResult.Busy((value >= 0) ? Duration.ofMillis(value) : null);
+		// A third element of 1: a writer's attempt that left its marker.
+		boolean keepsReadersOut = values.size() > 2 && (Long) values.get(2) == 1L;
+		return new AcquireResult.Busy((value >= 0) ? Duration.ofMillis(value) : null, keepsReadersOut);
 	}
 
 	/**

@@ -181,72 +181,41 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	@Override
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		AcquireResult result = acquired(key, ownerToken, false, LockScripts.ACQUIRE,
+		return acquired(key, () -> release(key, ownerToken), LockScripts.ACQUIRE,
 				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting()), ownerToken,
 				RedisCalls.millis(ttl), this.fencingCounterRetention, this.writerWaitTimeout);
-		if (result instanceof AcquireResult.Acquired) {
-			this.scripts.loadOnce();
-		}
-		return result;
 	}
 
 	@Override
 	public AcquireResult tryAcquireRead(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		AcquireResult result = acquired(key, ownerToken, true, LockScripts.ACQUIRE_READ,
+		return acquired(key, () -> releaseRead(key, ownerToken), LockScripts.ACQUIRE_READ,
 				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting()), ownerToken,
 				RedisCalls.millis(ttl));
-		if (result instanceof AcquireResult.Acquired) {
-			this.scripts.loadOnce();
-		}
-		return result;
 	}
 
 	@Override
 	public AcquireResult tryAcquireFair(String key, String ownerToken, Duration ttl, Duration queueTimeout) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		AcquireResult result = acquired(key, ownerToken, false, LockScripts.ACQUIRE_FAIR,
+		return acquired(key, () -> release(key, ownerToken), LockScripts.ACQUIRE_FAIR,
 				List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts(), keys.readHolds(),
 						keys.writerWaiting()),
 				ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, RedisCalls.millis(queueTimeout),
 				keys.channel(), this.publishCommand, this.writerWaitTimeout);
+	}
+
+	/**
+	 * Run an acquire script, giving back a lock the replicas did not acknowledge in time,
+	 * and load the other scripts once a lock was taken.
+	 */
+	@SuppressWarnings("rawtypes")
+	private AcquireResult acquired(String key, Runnable giveBack, RedisScript<List> script, List<String> keys,
+			String... args) {
+		AcquireResult result = this.acknowledgement.acquire(this.redis, key, "acquire", script, keys, giveBack, args);
 		if (result instanceof AcquireResult.Acquired) {
 			this.scripts.loadOnce();
 		}
 		return result;
-	}
-
-	/**
-	 * Run an acquire script and, when replicas must acknowledge, give back a lock they
-	 * did not acknowledge in time.
-	 */
-	@SuppressWarnings("rawtypes")
-	private AcquireResult acquired(String key, String ownerToken, boolean read, RedisScript<List> script,
-			List<String> keys, String... args) {
-		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
-		try {
-			ReplicaAcknowledgement.Acknowledged<List> reply = RedisCalls.reply(
-					RedisCalls.call(key, "acquire", () -> acknowledgement.run(this.redis, script, keys, args)),
-					"acquire");
-			AcquireResult result = RedisCalls.acquireResult(reply.reply());
-			if (result instanceof AcquireResult.Acquired && acknowledgement.isShort(reply)) {
-				if (read) {
-					releaseRead(key, ownerToken);
-				}
-				else {
-					release(key, ownerToken);
-				}
-				return new AcquireResult.NotConfirmed(acknowledgement.shortfall(reply.replicas()));
-			}
-			return result;
-		}
-		catch (LockBackendException ex) {
-			if (RedisCalls.isRedisError(ex, "TRYAGAIN")) {
-				// Refused before it ran: nothing was taken; worth trying again shortly.
-				return new AcquireResult.NotConfirmed(SlotMigrationRetry.MIGRATING);
-			}
-			throw ex;
-		}
 	}
 
 	@Override

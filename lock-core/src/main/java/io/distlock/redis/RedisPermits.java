@@ -19,7 +19,6 @@ package io.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 
-import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -46,28 +45,9 @@ final class RedisPermits {
 			ReplicaAcknowledgement acknowledgement, String publishCommand) {
 		Assert.isTrue(permits >= 1, () -> "'permits' must be at least 1, but was " + permits);
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		try {
-			@SuppressWarnings("rawtypes")
-			ReplicaAcknowledgement.Acknowledged<List> reply = RedisCalls
-				.reply(RedisCalls.call(key, "acquire a permit of",
-						() -> acknowledgement.run(this.redis, LockScripts.ACQUIRE_PERMIT,
-								List.of(keys.permits(), keys.fence()), ownerToken, RedisCalls.millis(ttl),
-								fencingCounterRetention, String.valueOf(permits))),
-						"acquire-permit");
-			AcquireResult result = RedisCalls.acquireResult(reply.reply());
-			if (result instanceof AcquireResult.Acquired && acknowledgement.isShort(reply)) {
-				release(key, ownerToken, publishCommand);
-				return new AcquireResult.NotConfirmed(acknowledgement.shortfall(reply.replicas()));
-			}
-			return result;
-		}
-		catch (LockBackendException ex) {
-			if (RedisCalls.isRedisError(ex, "TRYAGAIN")) {
-				// Refused before it ran: nothing was taken; worth trying again shortly.
-				return new AcquireResult.NotConfirmed(SlotMigrationRetry.MIGRATING);
-			}
-			throw ex;
-		}
+		return acknowledgement.acquire(this.redis, key, "acquire a permit of", LockScripts.ACQUIRE_PERMIT,
+				List.of(keys.permits(), keys.fence()), () -> release(key, ownerToken, publishCommand), ownerToken,
+				RedisCalls.millis(ttl), fencingCounterRetention, String.valueOf(permits));
 	}
 
 	/**

@@ -22,6 +22,9 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockBackendException;
+import io.distlock.core.AcquireResult;
+
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -107,6 +110,38 @@ final class ReplicaAcknowledgement {
 		});
 		Assert.state(result != null, "Redis gave no reply to the acknowledged script");
 		return result;
+	}
+
+	/**
+	 * Run an acquire script and, when fewer replicas acknowledged it in time than
+	 * required, give back what it took with the given release. A script refused with
+	 * {@code TRYAGAIN} (its slot migrating) took nothing, and is worth trying again.
+	 * @param operation what the call does, for error messages
+	 * ({@code acquire a permit of})
+	 * @param script the acquire script
+	 * @param giveBack releases what the script took, owner-checked
+	 * @return the store's answer, or {@link AcquireResult.NotConfirmed}
+	 */
+	@SuppressWarnings("rawtypes")
+	AcquireResult acquire(StringRedisTemplate redis, String key, String operation, RedisScript<List> script,
+			List<String> keys, Runnable giveBack, String... args) {
+		try {
+			Acknowledged<List> reply = RedisCalls
+				.reply(RedisCalls.call(key, operation, () -> run(redis, script, keys, args)), "acquire");
+			AcquireResult result = RedisCalls.acquireResult(reply.reply());
+			if (result instanceof AcquireResult.Acquired && isShort(reply)) {
+				giveBack.run();
+				return new AcquireResult.NotConfirmed(shortfall(reply.replicas()));
+			}
+			return result;
+		}
+		catch (LockBackendException ex) {
+			if (RedisCalls.isRedisError(ex, "TRYAGAIN")) {
+				// Refused before it ran: nothing was taken; worth trying again shortly.
+				return new AcquireResult.NotConfirmed(SlotMigrationRetry.MIGRATING);
+			}
+			throw ex;
+		}
 	}
 
 	/**

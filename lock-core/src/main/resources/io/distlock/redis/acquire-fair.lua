@@ -23,7 +23,8 @@
 --
 -- Returns {1, fencing token} when the lock was taken (fencing tokens as in acquire.lua),
 -- or {0, milliseconds}: while the lock is held, the holder's remaining lease (-1 when the
--- key has no expiry); while readers hold the key, as in acquire.lua; while it is free for
+-- key has no expiry); while readers hold the key, {0, milliseconds, 1} as in acquire.lua;
+-- while it is free for
 -- an earlier waiter, how long that waiter's place is kept.
 --
 -- A fair lock is a write lock: it waits for readers, and its waiting keeps new readers
@@ -76,7 +77,7 @@ if place > 0 then
   redis.call('PEXPIREAT', KEYS[4], latest)
 end
 if readLease then
-  return {0, readLease}
+  return {0, readLease, 1}
 end
 if not free then
   return {0, redis.call('PTTL', KEYS[1])}

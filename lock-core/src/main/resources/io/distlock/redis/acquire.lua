@@ -15,8 +15,10 @@
 --
 -- Returns {1, fencing token} when the lock was taken, or {0, milliseconds} when it was
 -- not: while another owner holds the lock, its remaining lease (-1 when the key has no
--- expiry); while readers hold the key, the longest remaining read lease, but at most half
--- the marker's life, so that the writer comes back before its marker expires.
+-- expiry); while readers hold the key, {0, milliseconds, 1}: the longest remaining read
+-- lease, but at most half the marker's life, so that the writer comes back before its
+-- marker expires, and 1 for the marker it left, which it withdraws (release.lua) if it
+-- gives up.
 --
 -- The token is the larger of (last token + 1) and Redis' clock in microseconds, so tokens
 -- keep increasing even after the counter expired or a restart without persistence lost it.
@@ -32,7 +34,7 @@ if shared then
   if latest then
     local wait = tonumber(ARGV[4])
     redis.call('SET', KEYS[4], ARGV[1], 'PX', wait)
-    return {0, math.min(tonumber(latest) - now, math.floor(wait / 2))}
+    return {0, math.min(tonumber(latest) - now, math.floor(wait / 2)), 1}
   end
 end
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then

@@ -44,12 +44,6 @@ public final class DistLockLeaderAutoConfiguration {
 	LeaderElection leaderElection(LockClient lockClient, LockWaiter lockWaiter, DistLockProperties properties,
 			ObjectProvider<LockListener> listeners) {
 		String name = properties.getLeader().getName();
-		if (name == null || name.isBlank()) {
-			throw new InvalidDistLockPropertyException("distlock.leader.name", name,
-					"distlock.leader.name is blank, but the leadership needs a name, which is its lock key",
-					"Set distlock.leader.name to the name of the leadership, such as the application's name, or "
-							+ "remove it to turn leader election off");
-		}
 		LeaderElection election;
 		try {
 			election = new LeaderElection(lockClient, lockWaiter, name);
@@ -57,7 +51,7 @@ public final class DistLockLeaderAutoConfiguration {
 		catch (IllegalArgumentException ex) {
 			throw new InvalidDistLockPropertyException("distlock.leader.name", name,
 					"distlock.leader.name cannot be a lock key: " + ex.getMessage(),
-					"Use a name of at most 1 KiB without control characters", ex);
+					"Use a non-blank name of at most 1 KiB without control characters", ex);
 		}
 		try {
 			election.setTtl(properties.getLeader().getTtl());
