@@ -61,13 +61,19 @@ import org.springframework.aot.hint.annotation.Reflective;
  * Usable as a meta-annotation: attributes of a composed annotation override these through
  * {@link org.springframework.core.annotation.AliasFor @AliasFor}.
  *
+ * <p>
+ * In a native image, AOT processing registers the method, its fallback method (declared
+ * in the same class or a superclass) and the properties of the argument types that a key
+ * reads. Beans called from a key ({@code @keys.forOrder(#order)}) need reflection hints
+ * of the application's own, as for any SpEL expression.
+ *
  * @see io.distlock.LockContext#current()
  * @see io.distlock.LockTemplate
  */
 @Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
-@Reflective
+@Reflective(DistributedLockedReflectiveProcessor.class)
 public @interface DistributedLocked {
 
 	/**

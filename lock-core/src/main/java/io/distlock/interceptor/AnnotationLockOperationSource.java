@@ -134,10 +134,11 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 	 */
 	private boolean parseLockedMethods(Class<?> userClass) {
 		List<Method> annotated = new ArrayList<>();
-		// Not the synthetic methods: Kotlin copies the annotations of an open suspend
+		// Not the copies Kotlin makes: it puts the annotations of an open suspend
 		// function onto the static foo$suspendImpl that holds its body, which no proxy
-		// calls.
-		MethodFilter isAnnotated = (method) -> !method.isSynthetic()
+		// calls; Kotlin 2.3 marks that method synthetic, Kotlin 2.2 (Spring Boot 4.0's)
+		// does not.
+		MethodFilter isAnnotated = (method) -> !method.isSynthetic() && !isSuspendImpl(method)
 				&& AnnotatedElementUtils.hasAnnotation(method, DistributedLocked.class);
 		if (Proxy.isProxyClass(userClass)) {
 			// The methods of a JDK proxy are final; the annotations are on its
@@ -153,6 +154,10 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 			getLockOperation(method, userClass);
 		}
 		return !annotated.isEmpty();
+	}
+
+	private static boolean isSuspendImpl(Method method) {
+		return Modifier.isStatic(method.getModifiers()) && method.getName().endsWith("$suspendImpl");
 	}
 
 	@Override

@@ -104,6 +104,16 @@ class AnnotationLockOperationSourceTests {
 	}
 
 	@Test
+	void givenKotlinsStaticSuspendImplCopyOfAnAnnotatedSuspendFunctionWhenTheClassIsScannedThenOnlyTheFunctionIsParsed()
+			throws Exception {
+		// Kotlin 2.2 copies the annotations of an open suspend function onto the static,
+		// non-synthetic foo$suspendImpl that holds its body; no proxy calls that one.
+		assertThat(this.source.isCandidateClass(KotlinSuspendShape.class)).isTrue();
+		assertThat(this.source.getLockOperations()).singleElement()
+			.satisfies((operation) -> assertThat(operation.toString()).contains("KotlinSuspendShape.reserve("));
+	}
+
+	@Test
 	void javaClassIsNotCandidate() {
 		assertThat(this.source.isCandidateClass(String.class)).isFalse();
 	}
@@ -469,6 +479,20 @@ class AnnotationLockOperationSourceTests {
 
 		@DistributedLocked(key = "@keys.forOrder(#orderId)")
 		public void pay(long orderId) {
+		}
+
+	}
+
+	static class KotlinSuspendShape {
+
+		@DistributedLocked(key = "#sku")
+		public Object reserve(String sku, Object continuation) {
+			return reserve$suspendImpl(this, sku, continuation);
+		}
+
+		@DistributedLocked(key = "#sku")
+		public static Object reserve$suspendImpl(KotlinSuspendShape self, String sku, Object continuation) {
+			return sku;
 		}
 
 	}

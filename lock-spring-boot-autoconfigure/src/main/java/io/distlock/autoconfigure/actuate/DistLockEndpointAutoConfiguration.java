@@ -19,11 +19,16 @@ package io.distlock.autoconfigure.actuate;
 import java.util.List;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import io.distlock.HeldLock;
 import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.autoconfigure.DistLockProperties;
 
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.annotation.ReflectiveRuntimeHintsRegistrar;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -31,6 +36,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -42,6 +48,7 @@ import org.springframework.util.ClassUtils;
 		afterName = "io.distlock.autoconfigure.DistLockReactiveAutoConfiguration")
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
 @ConditionalOnAvailableEndpoint(LocksEndpoint.class)
+@ImportRuntimeHints(DistLockEndpointAutoConfiguration.ForceReleaseRuntimeHints.class)
 public final class DistLockEndpointAutoConfiguration {
 
 	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
@@ -74,6 +81,22 @@ public final class DistLockEndpointAutoConfiguration {
 				.getBeanProvider(io.distlock.reactive.ReactiveLockTemplate.class)
 				.getIfAvailable();
 			return (template != null) ? template.getHeldLocks() : List.of();
+		}
+
+	}
+
+	/**
+	 * Hints for the force-release operation. AOT processing finds an endpoint's
+	 * operations on the bean's type, which it takes from the bean method's return type,
+	 * {@link LocksEndpoint}: the delete operation of the subclass made when force release
+	 * is enabled (a runtime choice) would be left out of a native image.
+	 */
+	static class ForceReleaseRuntimeHints implements RuntimeHintsRegistrar {
+
+		@Override
+		public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+			// The operations' own processor registers the method and its response type.
+			new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(hints, ForceReleasingLocksEndpoint.class);
 		}
 
 	}

@@ -1,0 +1,35 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.distlock.boot3;
+
+import io.distlock.test.RedisServerExtension;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+/**
+ * Points Spring Boot's Redis auto-configuration at the test's redis-server.
+ */
+final class Boot3Redis {
+
+	private Boot3Redis() {
+	}
+
+	static void connectTo(RedisServerExtension redis, DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", () -> redis.endpoint().host());
+		registry.add("spring.data.redis.port", () -> redis.endpoint().port());
+	}
+
+}
