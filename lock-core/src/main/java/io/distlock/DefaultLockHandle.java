@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import io.micrometer.observation.Observation;
@@ -69,6 +70,10 @@ final class DefaultLockHandle implements LockHandle {
 	private final CompletableFuture<Void> lost = new CompletableFuture<>();
 
 	private volatile @Nullable Runnable beforeRelease;
+
+	private volatile @Nullable Runnable afterRelease;
+
+	private volatile @Nullable BooleanSupplier release;
 
 	private volatile @Nullable Tracking tracking;
 
@@ -153,6 +158,25 @@ final class DefaultLockHandle implements LockHandle {
 	 */
 	void beforeRelease(Runnable action) {
 		this.beforeRelease = action;
+	}
+
+	/**
+	 * Run the given action once the release script deleted the lock, such as waking a
+	 * waiter of this application that the store may not notify.
+	 * @param action the action to run once, after a release that deleted the lock
+	 */
+	void afterRelease(Runnable action) {
+		this.afterRelease = action;
+	}
+
+	/**
+	 * Release the lock with the given action instead of the store's owner-checked
+	 * release, such as one that may hand the lock to a waiter of this application.
+	 * @param release the release, answering {@code true} when the lock was released (or
+	 * handed over) and {@code false} when this owner no longer held it
+	 */
+	void releaseWith(BooleanSupplier release) {
+		this.release = release;
 	}
 
 	/**
@@ -259,8 +283,9 @@ final class DefaultLockHandle implements LockHandle {
 		try {
 			// Before its minimum hold time, the lock is not deleted but left to expire
 			// then: owner-checked, like a release, and without waking anyone early.
+			BooleanSupplier release = this.release;
 			released = keepHeld ? this.client.renew(leaseKey(), this.ownerToken, keep)
-					: this.kind.release(this.resource, this.ownerToken);
+					: (release != null) ? release.getAsBoolean() : this.kind.release(this.resource, this.ownerToken);
 		}
 		catch (RuntimeException ex) {
 			// Released or not, the lock ends here for this handle: it is never closed
@@ -271,6 +296,10 @@ final class DefaultLockHandle implements LockHandle {
 					? LockBackendException.forKey(this.key, backendFailure) : ex;
 		}
 		if (released) {
+			Runnable after = this.afterRelease;
+			if (!keepHeld && after != null) {
+				after.run();
+			}
 			if (keepHeld && logger.isDebugEnabled()) {
 				logger.debug("Lock '" + this.key + "' stays held for the remaining " + keep.toMillis()
 						+ "ms of its minimum hold time");

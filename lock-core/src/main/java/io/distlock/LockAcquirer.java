@@ -158,7 +158,7 @@ final class LockAcquirer {
 			stopWaiting(key, ownerToken, attempt.result());
 			return confirmed(key, attempt);
 		}
-		long deadline = System.nanoTime() + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
+		long deadline = deadline(System.nanoTime(), waitTime);
 		Attempt attempt = null;
 		// Registered before the first attempt, so a release right after it is not missed.
 		try (LockWaiter.Waiter waiting = this.waiter.register(fair ? ownerToken : key, key)) {
@@ -337,6 +337,15 @@ final class LockAcquirer {
 	 */
 	record Attempt(AcquireResult result, long sentAtNanos) {
 
+	}
+
+	/**
+	 * Return the {@link System#nanoTime()} at which a wait of the given time that started
+	 * at the given one ends; longer waits than a century count as a century, so that the
+	 * deadline stays representable.
+	 */
+	static long deadline(long startNanos, Duration waitTime) {
+		return startNanos + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
 	}
 
 }

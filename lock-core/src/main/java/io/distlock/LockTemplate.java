@@ -96,9 +96,13 @@ public class LockTemplate {
 
 	private final LockClient client;
 
+	private final LockWaiter waiter;
+
 	private final LockAcquirer acquirer;
 
 	private final MultiKeyAcquirer multiKeyAcquirer;
+
+	private final LocalQueues localQueues;
 
 	private final AsyncLockExecution async = new AsyncLockExecution((request, start) -> acquire(request, start, true));
 
@@ -138,8 +142,10 @@ public class LockTemplate {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(waiter, "'waiter' must not be null");
 		this.client = client;
+		this.waiter = waiter;
 		this.acquirer = new LockAcquirer(client, waiter);
 		this.multiKeyAcquirer = new MultiKeyAcquirer(this.acquirer);
+		this.localQueues = new LocalQueues(client, waiter);
 		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
 	}
 
@@ -241,6 +247,25 @@ public class LockTemplate {
 			}
 		}
 		return released;
+	}
+
+	/**
+	 * Return how many threads of this template wait for the lock of the key in its local
+	 * queue, behind the one that contends for it in the store or holds it.
+	 * @param key the lock key, without the key prefix
+	 * @return the number of threads waiting locally
+	 */
+	int localWaiters(String key) {
+		return this.localQueues.waiting(this.keyPrefix + key);
+	}
+
+	/**
+	 * Return how many keys have a local queue now: keys that a thread of this template
+	 * waits for, holds or hands over through the queue.
+	 * @return the number of local queues
+	 */
+	int localQueues() {
+		return this.localQueues.size();
 	}
 
 	/**
@@ -652,9 +677,14 @@ public class LockTemplate {
 		String resource = this.keyPrefix + request.key();
 		String owner = UUID.randomUUID().toString();
 		Observation acquiring = observation(LockObservationContext.Phase.ACQUIRE, request).start();
+		LocalQueue.Ticket ticket = this.localQueues.applies(request, kind)
+				? this.localQueues.enter(resource, owner, request.ttl()) : null;
 		LockAcquirer.Attempt attempt;
 		try {
-			attempt = this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime(), request.fair(), kind);
+			attempt = (ticket != null)
+					? this.localQueues.acquire(ticket, this.acquirer, kind,
+							LockAcquirer.deadline(start, request.waitTime()))
+					: this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime(), request.fair(), kind);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -676,8 +706,10 @@ public class LockTemplate {
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (attempt.result() instanceof AcquireResult.Acquired acquired) {
 			stop(acquiring, "acquired", acquired.fencingToken(), null);
-			return hold(new MultiKeyAcquirer.Taken(new MultiKeyAcquirer.Target(request, kind, resource), owner,
-					acquired.fencingToken(), attempt.sentAtNanos()), waited, detached);
+			MultiKeyAcquirer.Taken taken = new MultiKeyAcquirer.Taken(
+					new MultiKeyAcquirer.Target(request, kind, resource), owner, acquired.fencingToken(),
+					attempt.sentAtNanos());
+			return (ticket != null) ? holdQueued(taken, waited, detached, ticket) : hold(taken, waited, detached);
 		}
 		stop(acquiring, "busy", -1, null);
 		this.listener.onNotAcquired(request.key(), request.name(), waited);
@@ -685,14 +717,49 @@ public class LockTemplate {
 	}
 
 	/**
+	 * Make a handle of a key taken through the local queue, which its release goes back
+	 * through: it may hand the lock to the next thread of this application.
+	 */
+	private DefaultLockHandle holdQueued(MultiKeyAcquirer.Taken taken, Duration waited, boolean detached,
+			LocalQueue.Ticket ticket) {
+		DefaultLockHandle handle;
+		try {
+			handle = hold(taken, waited, detached, ticket);
+		}
+		catch (RuntimeException ex) {
+			this.localQueues.dropped(ticket);
+			throw ex;
+		}
+		handle.whenLost().thenRun(() -> this.localQueues.lost(ticket));
+		return handle;
+	}
+
+	/**
 	 * Make a handle of a key just taken: renewed, tracked, observed and reported.
 	 */
 	private DefaultLockHandle hold(MultiKeyAcquirer.Taken taken, Duration waited, boolean detached) {
+		return hold(taken, waited, detached, null);
+	}
+
+	private DefaultLockHandle hold(MultiKeyAcquirer.Taken taken, Duration waited, boolean detached,
+			LocalQueue.@Nullable Ticket ticket) {
 		LockRequest request = taken.target().request();
 		DefaultLockHandle handle = new DefaultLockHandle(request.key(), request.name(), taken.target().resource(),
 				taken.ownerToken(), taken.fencingToken(), this.client, this.listener, taken.target().kind());
 		Lease lease = request.autoRenew() ? renew(handle, request.ttl(), taken.sentAtNanos(), detached) : null;
 		handle.track(request, this.renewer.getClock().instant(), lease, this.heldLocks::remove);
+		// The store publishes a release only when a caller announced itself since the
+		// lock was taken; a waiter of this application that was not woken by the last
+		// release has not announced itself again, so this application wakes it itself.
+		String resource = taken.target().resource();
+		if (ticket != null) {
+			// The queue wakes what it must: the next thread of this application, or those
+			// that wait in the store once the lock was let go.
+			handle.releaseWith(() -> this.localQueues.release(ticket));
+		}
+		else {
+			handle.afterRelease(() -> this.waiter.signal(resource));
+		}
 		this.heldLocks.add(handle);
 		Observation holding = observation(LockObservationContext.Phase.HOLD, request);
 		if (holding.getContext() instanceof LockObservationContext context) {

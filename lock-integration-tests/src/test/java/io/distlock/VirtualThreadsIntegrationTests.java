@@ -181,7 +181,7 @@ class VirtualThreadsIntegrationTests {
 				startNanos = System.nanoTime();
 				start.countDown();
 				while (!futures.stream().allMatch(Future::isDone)) {
-					mostParked = Math.max(mostParked, parkedInLockWaiter(threads));
+					mostParked = Math.max(mostParked, parkedWaitingForTheLock(threads));
 					Thread.sleep(10);
 				}
 				for (Future<?> future : futures) {
@@ -237,10 +237,13 @@ class VirtualThreadsIntegrationTests {
 			.anySatisfy((event) -> assertThat(event.description()).contains("ParksWhileInitialized.<clinit>"));
 	}
 
-	private static int parkedInLockWaiter(Thread[] threads) {
+	private static int parkedWaitingForTheLock(Thread[] threads) {
 		int parked = 0;
 		for (Thread thread : threads) {
-			if (thread != null && LockSupport.getBlocker(thread) instanceof LockWaiter.Waiter) {
+			// In LockWaiter, or in the application's local queue of the key (a
+			// Condition).
+			Object blocker = (thread != null) ? LockSupport.getBlocker(thread) : null;
+			if (blocker instanceof LockWaiter.Waiter || blocker instanceof java.util.concurrent.locks.Condition) {
 				parked++;
 			}
 		}

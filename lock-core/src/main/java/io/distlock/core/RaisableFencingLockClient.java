@@ -16,6 +16,8 @@
 
 package io.distlock.core;
 
+import java.util.Optional;
+
 /**
  * A {@link LockClient} whose fencing counter can be raised to a token handed out
  * elsewhere, so that a lock over several stores (Redlock) keeps its tokens increasing on
@@ -35,5 +37,14 @@ public interface RaisableFencingLockClient extends LockClient {
 	 * lock is not held by that owner here
 	 */
 	boolean raiseFencingToken(String key, String ownerToken, long fencingToken);
+
+	/**
+	 * Return the calls of this store that do not block the caller, if it has them: a lock
+	 * over several stores then calls them all at once from the calling thread.
+	 * @return the non-blocking calls, or empty (the default) if this store only blocks
+	 */
+	default Optional<AsyncFencingLockCalls> asyncCalls() {
+		return Optional.empty();
+	}
 
 }

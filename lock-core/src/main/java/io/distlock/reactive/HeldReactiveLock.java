@@ -82,8 +82,10 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 
 	private final Consumer<HeldReactiveLock> untrack;
 
+	private final Consumer<String> released;
+
 	HeldReactiveLock(LockRequest request, String resource, String ownerToken, long fencingToken, LockListener listener,
-			Instant acquiredAt, Consumer<HeldReactiveLock> untrack) {
+			Instant acquiredAt, Consumer<HeldReactiveLock> untrack, Consumer<String> released) {
 		this.key = request.key();
 		this.request = request;
 		this.resource = resource;
@@ -92,6 +94,7 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 		this.listener = listener;
 		this.acquiredAt = acquiredAt;
 		this.untrack = untrack;
+		this.released = released;
 	}
 
 	@Override
@@ -206,6 +209,7 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 		this.releasedInTime = released;
 		Duration held = Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos);
 		if (released) {
+			this.released.accept(this.resource);
 			this.listener.onReleased(this.key, this.request.name(), held);
 			return;
 		}

@@ -91,6 +91,8 @@ public class ReactiveLockTemplate {
 
 	private final LeaseRenewer renewer;
 
+	private final LockWaiter waiter;
+
 	private final ReactiveLockAcquirer acquirer;
 
 	private final OwnerTokens ownerTokens = new OwnerTokens();
@@ -135,6 +137,7 @@ public class ReactiveLockTemplate {
 		Assert.notNull(renewer, "'renewer' must not be null");
 		Assert.notNull(timers, "'timers' must not be null");
 		this.client = client;
+		this.waiter = waiter;
 		this.renewer = renewer;
 		this.acquirer = new ReactiveLockAcquirer(client, waiter, timers);
 	}
@@ -411,8 +414,10 @@ public class ReactiveLockTemplate {
 			this.listener.onNotAcquired(request.key(), request.name(), waited);
 			return new LockAcquisitionException(request.key(), waited);
 		}
+		// As LockTemplate does: a waiter of this application that the store does not
+		// notify of this release is woken here.
 		HeldReactiveLock lock = new HeldReactiveLock(request, resource, owner, acquired.fencingToken(), this.listener,
-				this.renewer.getClock().instant(), this.heldLocks::remove);
+				this.renewer.getClock().instant(), this.heldLocks::remove, this.waiter::signal);
 		if (request.autoRenew()) {
 			try {
 				Instant startedAt = this.renewer.getClock()

@@ -56,7 +56,7 @@ final class LettuceAcknowledgement {
 	static <T> @Nullable Acknowledged<T> run(RedisConnection connection, RedisScript<T> script, List<String> keys,
 			String[] args, int replicas, Duration timeout) {
 		Object nativeConnection = connection.getNativeConnection();
-		byte[][] keysAndArgs = ReplicaAcknowledgement.keysAndArgs(keys, args);
+		byte[][] keysAndArgs = LockScript.keysAndArgs(keys, args);
 		byte[][] keyBytes = new byte[keys.size()][];
 		System.arraycopy(keysAndArgs, 0, keyBytes, 0, keys.size());
 		byte[][] argBytes = new byte[args.length][];

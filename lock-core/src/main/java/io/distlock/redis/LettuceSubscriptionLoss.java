@@ -20,10 +20,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.Delegating;
+import io.lettuce.core.CommandListenerWriter;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.pubsub.PubSubEndpoint;
 import org.jspecify.annotations.Nullable;
 
@@ -87,11 +88,7 @@ final class LettuceSubscriptionLoss implements RedisConnectionStateListener {
 	}
 
 	private boolean isSubscribedToPattern(RedisChannelWriter writer) {
-		Object endpoint = writer;
-		// Lettuce wraps the endpoint, e.g. to time commands out.
-		while (endpoint instanceof Delegating<?> delegating && !(endpoint instanceof PubSubEndpoint<?, ?>)) {
-			endpoint = delegating.getDelegate();
-		}
+		RedisChannelWriter endpoint = unwrap(writer);
 		if (!(endpoint instanceof PubSubEndpoint<?, ?> pubSub)) {
 			return false;
 		}
@@ -107,6 +104,28 @@ final class LettuceSubscriptionLoss implements RedisConnectionStateListener {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * The endpoint under the writers that Lettuce wraps around it to time commands out
+	 * and to tell command listeners. Named rather than found through
+	 * {@code io.lettuce.core.Delegating}, which they implement only as of Lettuce 7: both
+	 * classes and their {@code getDelegate()} are in Lettuce 6 too, so this works on both
+	 * generations (Spring Boot 3.5 brings Lettuce 6).
+	 */
+	private static RedisChannelWriter unwrap(RedisChannelWriter writer) {
+		RedisChannelWriter endpoint = writer;
+		while (true) {
+			if (endpoint instanceof CommandExpiryWriter expiry) {
+				endpoint = expiry.getDelegate();
+			}
+			else if (endpoint instanceof CommandListenerWriter listener) {
+				endpoint = listener.getDelegate();
+			}
+			else {
+				return endpoint;
+			}
+		}
 	}
 
 }

@@ -23,66 +23,69 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.springframework.core.io.ClassPathResource;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.StreamUtils;
 
 /**
  * The Lua scripts of the lock store, loaded once from the files beside this class. Spring
- * Data Redis runs them with EVALSHA and falls back to EVAL when Redis does not know them.
+ * Data Redis's connection runs them with EVALSHA, falling back to EVAL when Redis does
+ * not know them: see {@link LockScript}.
  */
 final class LockScripts {
 
 	@SuppressWarnings("rawtypes")
-	static final RedisScript<List> ACQUIRE = load("acquire.lua", List.class);
+	static final LockScript<List> ACQUIRE = load("acquire.lua", List.class);
 
 	@SuppressWarnings("rawtypes")
-	static final RedisScript<List> ACQUIRE_FAIR = load("acquire-fair.lua", List.class);
+	static final LockScript<List> ACQUIRE_FAIR = load("acquire-fair.lua", List.class);
 
 	@SuppressWarnings("rawtypes")
-	static final RedisScript<List> ACQUIRE_READ = load("acquire-read.lua", List.class);
+	static final LockScript<List> ACQUIRE_READ = load("acquire-read.lua", List.class);
 
-	static final RedisScript<Long> RELEASE_READ = load("release-read.lua", Long.class);
+	static final LockScript<Long> RELEASE_READ = load("release-read.lua", Long.class);
 
-	static final RedisScript<Long> READ_HELD = load("read-held.lua", Long.class);
+	static final LockScript<Long> READ_HELD = load("read-held.lua", Long.class);
 
-	static final RedisScript<Long> LEAVE_QUEUE = load("leave-queue.lua", Long.class);
+	static final LockScript<Long> LEAVE_QUEUE = load("leave-queue.lua", Long.class);
 
-	static final RedisScript<Long> RELEASE = load("release.lua", Long.class);
-
-	static final RedisScript<Long> RENEW = load("renew.lua", Long.class);
+	static final LockScript<Long> RELEASE = load("release.lua", Long.class);
 
 	@SuppressWarnings("rawtypes")
-	static final RedisScript<List> RENEW_ALL = load("renew-all.lua", List.class);
+	static final LockScript<List> HANDOVER = load("handover.lua", List.class);
 
-	static final RedisScript<Long> RAISE_FENCE = load("raise-fence.lua", Long.class);
-
-	@SuppressWarnings("rawtypes")
-	static final RedisScript<List> INSPECT = load("inspect.lua", List.class);
-
-	static final RedisScript<Long> FORCE_RELEASE = load("force-release.lua", Long.class);
+	static final LockScript<Long> RENEW = load("renew.lua", Long.class);
 
 	@SuppressWarnings("rawtypes")
-	static final RedisScript<List> ACQUIRE_PERMIT = load("acquire-permit.lua", List.class);
+	static final LockScript<List> RENEW_ALL = load("renew-all.lua", List.class);
 
-	static final RedisScript<Long> RELEASE_PERMIT = load("release-permit.lua", Long.class);
+	static final LockScript<Long> RAISE_FENCE = load("raise-fence.lua", Long.class);
 
 	@SuppressWarnings("rawtypes")
-	static final RedisScript<List> RENEW_PERMITS = load("renew-permits.lua", List.class);
+	static final LockScript<List> INSPECT = load("inspect.lua", List.class);
 
-	static final RedisScript<Long> PERMIT_HELD = load("permit-held.lua", Long.class);
+	static final LockScript<Long> FORCE_RELEASE = load("force-release.lua", Long.class);
 
-	static final List<RedisScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, ACQUIRE_READ, RELEASE_READ, READ_HELD,
-			LEAVE_QUEUE, RELEASE, RENEW, RENEW_ALL, RAISE_FENCE, INSPECT, FORCE_RELEASE, ACQUIRE_PERMIT, RELEASE_PERMIT,
-			RENEW_PERMITS, PERMIT_HELD);
+	@SuppressWarnings("rawtypes")
+	static final LockScript<List> ACQUIRE_PERMIT = load("acquire-permit.lua", List.class);
+
+	static final LockScript<Long> RELEASE_PERMIT = load("release-permit.lua", Long.class);
+
+	@SuppressWarnings("rawtypes")
+	static final LockScript<List> RENEW_PERMITS = load("renew-permits.lua", List.class);
+
+	static final LockScript<Long> PERMIT_HELD = load("permit-held.lua", Long.class);
+
+	static final List<LockScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, ACQUIRE_READ, RELEASE_READ, READ_HELD,
+			LEAVE_QUEUE, RELEASE, HANDOVER, RENEW, RENEW_ALL, RAISE_FENCE, INSPECT, FORCE_RELEASE, ACQUIRE_PERMIT,
+			RELEASE_PERMIT, RENEW_PERMITS, PERMIT_HELD);
 
 	private LockScripts() {
 	}
 
-	private static <T> RedisScript<T> load(String name, Class<T> resultType) {
+	private static <T> LockScript<T> load(String name, Class<T> resultType) {
 		// Read into a String: a script made from a Resource checks the resource for
 		// changes, on the class path, before every single call.
 		try (InputStream script = new ClassPathResource(name, LockScripts.class).getInputStream()) {
-			return RedisScript.of(StreamUtils.copyToString(script, StandardCharsets.UTF_8), resultType);
+			return new LockScript<>(StreamUtils.copyToString(script, StandardCharsets.UTF_8), resultType);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not read lock script " + name, ex);

@@ -131,10 +131,12 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 	@Override
 	public Mono<AcquireResult> tryAcquire(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		return call(key, "acquire", this.redis
-			.execute(LockScripts.ACQUIRE, List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting()),
-					List.of(ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, WRITER_WAIT_TIMEOUT))
-			.next()).map(RedisCalls::acquireResult)
+		return call(key, "acquire",
+				this.redis.execute(LockScripts.ACQUIRE,
+						List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting(), keys.waiters()),
+						List.of(ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, WRITER_WAIT_TIMEOUT))
+					.next())
+			.map(RedisCalls::acquireResult)
 			// Refused before it ran: nothing was taken; worth trying again shortly.
 			.onErrorResume((ex) -> RedisCalls.isRedisError(ex, "TRYAGAIN"),
 					(ex) -> Mono.just(new AcquireResult.NotConfirmed(SlotMigrationRetry.MIGRATING)));
@@ -148,11 +150,10 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 	@Override
 	public Mono<Boolean> release(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		return call(key, "release",
-				this.redis
-					.execute(LockScripts.RELEASE, List.of(keys.lock(), keys.queue(), keys.writerWaiting()),
-							List.of(ownerToken, keys.channel(), key, this.publishCommand))
-					.next())
+		return call(key, "release", this.redis
+			.execute(LockScripts.RELEASE, List.of(keys.lock(), keys.queue(), keys.writerWaiting(), keys.waiters()),
+					List.of(ownerToken, keys.channel(), key, this.publishCommand))
+			.next())
 			// About two seconds: 10ms doubling to 100ms.
 			.retryWhen(Retry.backoff(24, Duration.ofMillis(10))
 				.maxBackoff(Duration.ofMillis(100))

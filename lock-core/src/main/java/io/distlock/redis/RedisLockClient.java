@@ -18,12 +18,15 @@ package io.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
+import io.distlock.core.AsyncFencingLockCalls;
 import io.distlock.core.FairLockClient;
+import io.distlock.core.HandoverLockClient;
 import io.distlock.core.InspectableLockClient;
 import io.distlock.core.LockState;
 import io.distlock.core.PermitLockClient;
@@ -34,20 +37,22 @@ import io.distlock.core.Renewal;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 
 /**
- * The {@link LockClient} on one Redis master, or on Redis Cluster: each operation is one
- * Lua script, run atomically in one round trip.
+ * The {@link io.distlock.core.LockClient LockClient} on one Redis master, or on Redis
+ * Cluster: each operation is one Lua script, run atomically in one round trip.
  *
  * <p>
  * A release is published on the lock's release channel, which
- * {@link RedisReleaseNotifier} turns into a wake-up of a waiting caller. Fair locks queue
- * their waiters in a list beside the lock key, with a timeout per place. Read holds are
- * kept in a sorted set beside the lock key, one lease per reader; a writer that finds
- * readers leaves a marker that keeps new readers out while it waits. An operator can
- * {@link #inspect inspect} a lock and {@link #forceRelease force-release} it.
+ * {@link RedisReleaseNotifier} turns into a wake-up of a waiting caller, when a caller
+ * found the lock busy and announced itself: an uncontended release publishes nothing.
+ * Fair locks queue their waiters in a list beside the lock key, with a timeout per place.
+ * Read holds are kept in a sorted set beside the lock key, one lease per reader; a writer
+ * that finds readers leaves a marker that keeps new readers out while it waits. An
+ * operator can {@link #inspect inspect} a lock and {@link #forceRelease force-release}
+ * it.
  *
  * <p>
  * Uses string serialization only. How long an operation may take is bounded by the
@@ -55,7 +60,7 @@ import org.springframework.util.Assert;
  * passes, or Redis cannot be reached, a {@link LockBackendException} is thrown.
  */
 public class RedisLockClient implements FairLockClient, ReadWriteLockClient, RaisableFencingLockClient,
-		InspectableLockClient, PermitLockClient, InitializingBean {
+		InspectableLockClient, PermitLockClient, HandoverLockClient, InitializingBean {
 
 	/**
 	 * How long a fencing counter is kept after its last acquisition by default.
@@ -73,6 +78,9 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	static final int MAX_RENEWAL_BATCH = RenewalBatches.MAX_SIZE;
 
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			RedisLockClient.class.getClassLoader());
+
 	private final StringRedisTemplate redis;
 
 	private final RenewalBatches renewals;
@@ -88,6 +96,11 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	private String publishCommand = "PUBLISH";
 
 	private String writerWaitTimeout = String.valueOf(DEFAULT_WRITER_WAIT_TIMEOUT.toMillis());
+
+	// ARGV[5] of acquire.lua.
+	private String fencingTokensFromClock = "1";
+
+	private volatile @Nullable AsyncLockCalls asyncCalls;
 
 	/**
 	 * Create a client on the given connection factory.
@@ -113,10 +126,11 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	}
 
 	/**
-	 * Set how long a key's fencing counter is kept after the key was last acquired.
-	 * Tokens stay increasing beyond it, derived from the Redis clock, as long as that
-	 * clock does not step back by more than this; a longer retention costs a small key
-	 * per lock key.
+	 * Set how long a key's fencing counter is kept after its last acquisition (after it
+	 * started, with {@link #setFencingTokensFromClock tokens from the counter alone}).
+	 * Tokens stay increasing beyond it, as each token is at least the Redis clock in
+	 * microseconds, as long as that clock does not step back by more than this; a longer
+	 * retention costs a small key per lock key.
 	 * @param retention the retention, {@link #DEFAULT_FENCING_COUNTER_RETENTION ten
 	 * minutes} by default
 	 */
@@ -151,6 +165,21 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	}
 
 	/**
+	 * Set whether every fencing token takes the Redis clock, as by default: a token is
+	 * then the larger of the clock in microseconds and the key's last token + 1, so that
+	 * tokens keep increasing across a failover to a replica that missed the last ones.
+	 * Without, a token is the key's counter incremented (the clock only starts a counter
+	 * that is gone): one Redis command less, right only for masters that no replica ever
+	 * replaces. Redlock's nodes are such masters, and there it keeps their counters in
+	 * step, so that a lock need not raise them; {@link io.distlock.redlock.RedlockNodes}
+	 * turns it off. Applies to exclusive locks taken without the fair queue.
+	 * @param fromClock whether tokens take the clock; {@code true} by default
+	 */
+	public void setFencingTokensFromClock(boolean fromClock) {
+		this.fencingTokensFromClock = fromClock ? "1" : "0";
+	}
+
+	/**
 	 * Count an acquisition or renewal as done only once the given number of replicas
 	 * acknowledged it ({@code WAIT}). An acquisition they do not acknowledge in time is
 	 * released again and answered {@link AcquireResult.NotConfirmed}; such a renewal
@@ -179,18 +208,51 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	}
 
 	@Override
+	@SuppressWarnings("rawtypes")
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
+		ScriptCall<List> call = acquireCall(key, ownerToken, ttl);
+		return acquired(key, () -> release(key, ownerToken), call.script(), call.keys(), call.args());
+	}
+
+	/**
+	 * Build the call of the acquire script, for {@link #tryAcquire} and for
+	 * {@link AsyncLockCalls}.
+	 */
+	@SuppressWarnings("rawtypes")
+	ScriptCall<List> acquireCall(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		return acquired(key, () -> release(key, ownerToken), LockScripts.ACQUIRE,
-				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting()), ownerToken,
-				RedisCalls.millis(ttl), this.fencingCounterRetention, this.writerWaitTimeout);
+		return new ScriptCall<>(LockScripts.ACQUIRE,
+				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting(), keys.waiters()),
+				new String[] { ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, this.writerWaitTimeout,
+						this.fencingTokensFromClock });
+	}
+
+	/**
+	 * Build the call of the release script, for {@link #release} and for
+	 * {@link AsyncLockCalls}.
+	 */
+	ScriptCall<Long> releaseCall(String key, String ownerToken) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		return new ScriptCall<>(LockScripts.RELEASE,
+				List.of(keys.lock(), keys.queue(), keys.writerWaiting(), keys.waiters()),
+				new String[] { ownerToken, keys.channel(), key, this.publishCommand });
+	}
+
+	/**
+	 * Build the call of the raise-fence script, for {@link #raiseFencingToken} and for
+	 * {@link AsyncLockCalls}.
+	 */
+	ScriptCall<Long> raiseFenceCall(String key, String ownerToken, long fencingToken) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		return new ScriptCall<>(LockScripts.RAISE_FENCE, List.of(keys.lock(), keys.fence()),
+				new String[] { ownerToken, String.valueOf(fencingToken), this.fencingCounterRetention });
 	}
 
 	@Override
 	public AcquireResult tryAcquireRead(String key, String ownerToken, Duration ttl) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		return acquired(key, () -> releaseRead(key, ownerToken), LockScripts.ACQUIRE_READ,
-				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting()), ownerToken,
+				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting(), keys.waiters()), ownerToken,
 				RedisCalls.millis(ttl));
 	}
 
@@ -199,7 +261,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		return acquired(key, () -> release(key, ownerToken), LockScripts.ACQUIRE_FAIR,
 				List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts(), keys.readHolds(),
-						keys.writerWaiting()),
+						keys.writerWaiting(), keys.waiters()),
 				ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, RedisCalls.millis(queueTimeout),
 				keys.channel(), this.publishCommand, this.writerWaitTimeout);
 	}
@@ -209,7 +271,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * and load the other scripts once a lock was taken.
 	 */
 	@SuppressWarnings("rawtypes")
-	private AcquireResult acquired(String key, Runnable giveBack, RedisScript<List> script, List<String> keys,
+	private AcquireResult acquired(String key, Runnable giveBack, LockScript<List> script, List<String> keys,
 			String... args) {
 		AcquireResult result = this.acknowledgement.acquire(this.redis, key, "acquire", script, keys, giveBack, args);
 		if (result instanceof AcquireResult.Acquired) {
@@ -222,9 +284,8 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	public boolean leaveQueue(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		Long left = SlotMigrationRetry.call(() -> RedisCalls.call(key, "leave the queue of",
-				() -> this.redis.execute(LockScripts.LEAVE_QUEUE,
-						List.of(keys.lock(), keys.queue(), keys.queueTimeouts()), ownerToken, keys.channel(),
-						this.publishCommand)));
+				() -> LockScripts.LEAVE_QUEUE.run(this.redis, List.of(keys.lock(), keys.queue(), keys.queueTimeouts()),
+						ownerToken, keys.channel(), this.publishCommand)));
 		return RedisCalls.reply(left, "leave-queue") == 1L;
 	}
 
@@ -239,11 +300,34 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		if (permitsOf != null) {
 			return releasePermit(permitsOf, ownerToken);
 		}
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long released = SlotMigrationRetry.call(() -> RedisCalls.call(key, "release",
-				() -> this.redis.execute(LockScripts.RELEASE, List.of(keys.lock(), keys.queue(), keys.writerWaiting()),
-						ownerToken, keys.channel(), key, this.publishCommand)));
+		ScriptCall<Long> call = releaseCall(key, ownerToken);
+		Long released = SlotMigrationRetry.call(() -> RedisCalls.call(key, "release", () -> call.run(this.redis)));
 		return RedisCalls.reply(released, "release") == 1L;
+	}
+
+	/**
+	 * Hand the lock over in one script call, declining while anyone announced that it
+	 * waits, fair waiters queue or a writer waits for readers. With replica
+	 * acknowledgement set, every hand-over is declined: a new owner must be acknowledged
+	 * as an acquisition is, which a hand-over does not wait for.
+	 */
+	@Override
+	public Handover handOver(String key, String ownerToken, String newOwnerToken, Duration ttl) {
+		if (this.acknowledgement != ReplicaAcknowledgement.NONE) {
+			return new Declined();
+		}
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		List<?> reply = RedisCalls.reply(
+				RedisCalls.call(key, "hand over",
+						() -> LockScripts.HANDOVER.run(this.redis,
+								List.of(keys.lock(), keys.fence(), keys.queue(), keys.writerWaiting(), keys.waiters()),
+								ownerToken, newOwnerToken, RedisCalls.millis(ttl), this.fencingCounterRetention)),
+				"handover");
+		long outcome = (Long) reply.get(0);
+		if (outcome == 1L) {
+			return new HandedOver((Long) reply.get(1));
+		}
+		return (outcome == 0L) ? new Declined() : new NotHeld();
 	}
 
 	/**
@@ -253,9 +337,9 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	@Override
 	public boolean releaseRead(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long released = SlotMigrationRetry.call(() -> RedisCalls.call(key, "release the read hold of",
-				() -> this.redis.execute(LockScripts.RELEASE_READ, List.of(keys.readHolds(), keys.queue()), ownerToken,
-						keys.channel(), key, this.publishCommand)));
+		Long released = SlotMigrationRetry
+			.call(() -> RedisCalls.call(key, "release the read hold of", () -> LockScripts.RELEASE_READ.run(this.redis,
+					List.of(keys.readHolds(), keys.queue()), ownerToken, keys.channel(), key, this.publishCommand)));
 		return RedisCalls.reply(released, "release-read") == 1L;
 	}
 
@@ -294,11 +378,36 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 
 	@Override
 	public boolean raiseFencingToken(String key, String ownerToken, long fencingToken) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long raised = RedisCalls.call(key, "raise the fencing token of",
-				() -> this.redis.execute(LockScripts.RAISE_FENCE, List.of(keys.lock(), keys.fence()), ownerToken,
-						String.valueOf(fencingToken), this.fencingCounterRetention));
+		ScriptCall<Long> call = raiseFenceCall(key, ownerToken, fencingToken);
+		Long raised = RedisCalls.call(key, "raise the fencing token of", () -> call.run(this.redis));
 		return raised != null && raised == 1L;
+	}
+
+	/**
+	 * Return the calls that do not block the caller, when the connection factory is a
+	 * Lettuce one of a standalone Redis and no replica acknowledgement is asked for
+	 * (which blocks in {@code WAIT}): Redlock then calls its nodes all at once from the
+	 * calling thread. Each runs on a connection of its own, opened on first use.
+	 * @return the non-blocking calls, or empty for other drivers and for Redis Cluster
+	 */
+	@Override
+	public Optional<AsyncFencingLockCalls> asyncCalls() {
+		if (this.acknowledgement != ReplicaAcknowledgement.NONE) {
+			return Optional.empty();
+		}
+		AsyncLockCalls calls = this.asyncCalls;
+		if (calls == null && LETTUCE_PRESENT) {
+			synchronized (this) {
+				// Once: each instance opens connections of its own. The factory's Lettuce
+				// client only exists once the factory was started.
+				calls = this.asyncCalls;
+				if (calls == null) {
+					calls = AsyncLockCalls.of(this, this.redis.getConnectionFactory());
+					this.asyncCalls = calls;
+				}
+			}
+		}
+		return Optional.ofNullable(calls);
 	}
 
 	/**
@@ -311,7 +420,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	public LockState inspect(String key) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		List<?> reply = RedisCalls.reply(
-				RedisCalls.call(key, "inspect", () -> this.redis.execute(LockScripts.INSPECT,
+				RedisCalls.call(key, "inspect", () -> LockScripts.INSPECT.run(this.redis,
 						List.of(keys.lock(), keys.fence(), keys.queueTimeouts(), keys.readHolds(), keys.permits()))),
 				"inspect");
 		boolean held = (Long) reply.get(0) == 1L;
@@ -333,7 +442,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	public boolean forceRelease(String key) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		Long removed = SlotMigrationRetry.call(() -> RedisCalls.call(key, "force-release",
-				() -> this.redis.execute(LockScripts.FORCE_RELEASE,
+				() -> LockScripts.FORCE_RELEASE.run(this.redis,
 						List.of(keys.lock(), keys.queue(), keys.readHolds(), keys.writerWaiting(), keys.permits()),
 						keys.channel(), key, this.publishCommand)));
 		return RedisCalls.reply(removed, "force-release") == 1L;
@@ -355,7 +464,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		}
 		String readHolds = RedisLockKeys.readHoldsOf(key);
 		Long held = RedisCalls.call(key, "check the read hold of",
-				() -> this.redis.execute(LockScripts.READ_HELD, List.of(readHolds), ownerToken));
+				() -> LockScripts.READ_HELD.run(this.redis, List.of(readHolds), ownerToken));
 		return held != null && held == 1L;
 	}
 

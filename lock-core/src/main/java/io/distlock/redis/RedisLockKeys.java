@@ -31,11 +31,11 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
  * find with {@code redis-cli}. Every other name is derived as
  * <code>{T}&#x241F;type&#x241F;R</code>: a hash tag <code>T</code>, the separator
  * {@link #SEPARATOR} (U+001F, shown here as &#x241F;), the type ({@code fence},
- * {@code queue}, {@code queue-timeouts}, {@code read-holds}, {@code writer-waiting}), the
- * separator again and the resource <code>R</code>. The release channel is
- * {@link #CHANNEL_PREFIX} followed by <code>{T}&#x241F;R</code>, so that one pattern
- * subscription ({@link #CHANNEL_PATTERN}) hears the releases of every lock and nothing
- * else. No resource may contain a control character, the separator among them
+ * {@code queue}, {@code queue-timeouts}, {@code read-holds}, {@code writer-waiting},
+ * {@code waiters}), the separator again and the resource <code>R</code>. The release
+ * channel is {@link #CHANNEL_PREFIX} followed by <code>{T}&#x241F;R</code>, so that one
+ * pattern subscription ({@link #CHANNEL_PATTERN}) hears the releases of every lock and
+ * nothing else. No resource may contain a control character, the separator among them
  * ({@link #of} rejects one, as do the lock request and the key prefix before it).
  *
  * <p>
@@ -66,9 +66,11 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
  * @param writerWaiting the marker of a writer waiting for readers, which keeps new
  * readers out
  * @param channel the channel a release is published on
+ * @param waiters the announcement of callers that found the lock busy and may wait for
+ * it: while it exists, a release is published
  */
 record RedisLockKeys(String lock, String fence, String queue, String queueTimeouts, String readHolds,
-		String writerWaiting, String channel) {
+		String writerWaiting, String channel, String waiters) {
 
 	/**
 	 * The start of every release channel name.
@@ -103,7 +105,8 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 		String tag = "{" + hashTag(resource) + "}";
 		return new RedisLockKeys(resource, derived(tag, "fence", resource), derived(tag, "queue", resource),
 				derived(tag, "queue-timeouts", resource), derived(tag, "read-holds", resource),
-				derived(tag, "writer-waiting", resource), CHANNEL_PREFIX + tag + SEPARATOR + resource);
+				derived(tag, "writer-waiting", resource), CHANNEL_PREFIX + tag + SEPARATOR + resource,
+				derived(tag, "waiters", resource));
 	}
 
 	/**

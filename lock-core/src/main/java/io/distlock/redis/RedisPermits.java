@@ -57,7 +57,7 @@ final class RedisPermits {
 	boolean release(String key, String ownerToken, String publishCommand) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		Long released = SlotMigrationRetry
-			.call(() -> RedisCalls.call(key, "release a permit of", () -> this.redis.execute(LockScripts.RELEASE_PERMIT,
+			.call(() -> RedisCalls.call(key, "release a permit of", () -> LockScripts.RELEASE_PERMIT.run(this.redis,
 					List.of(keys.permits()), ownerToken, keys.channel(), key, publishCommand)));
 		return RedisCalls.reply(released, "release-permit") == 1L;
 	}
@@ -68,7 +68,7 @@ final class RedisPermits {
 	boolean isHeld(String key, String ownerToken) {
 		String permits = RedisLockKeys.of(key).permits();
 		Long held = RedisCalls.call(key, "check a permit of",
-				() -> this.redis.execute(LockScripts.PERMIT_HELD, List.of(permits), ownerToken));
+				() -> LockScripts.PERMIT_HELD.run(this.redis, List.of(permits), ownerToken));
 		return RedisCalls.reply(held, "permit-held") == 1L;
 	}
 

@@ -30,7 +30,6 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.Assert;
 
 /**
@@ -114,7 +113,7 @@ final class RenewalBatches {
 	}
 
 	@SuppressWarnings("rawtypes")
-	private List<?> renewBatch(String first, RedisScript<List> script, List<String> keys, String[] args,
+	private List<?> renewBatch(String first, LockScript<List> script, List<String> keys, String[] args,
 			ReplicaAcknowledgement acknowledgement) {
 		ReplicaAcknowledgement.Acknowledged<List> renewed = RedisCalls.reply(
 				RedisCalls.call(first, "renew", () -> acknowledgement.run(this.redis, script, keys, args)),

@@ -25,13 +25,10 @@ import org.jspecify.annotations.Nullable;
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
 
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
@@ -90,9 +87,9 @@ final class ReplicaAcknowledgement {
 	 * Run the script, then wait for the replicas.
 	 * @return the script's reply with the number of replicas that acknowledged it
 	 */
-	<T> Acknowledged<T> run(StringRedisTemplate redis, RedisScript<T> script, List<String> keys, String... args) {
+	<T> Acknowledged<T> run(StringRedisTemplate redis, LockScript<T> script, List<String> keys, String... args) {
 		if (this.replicas == 0) {
-			T reply = redis.execute(script, keys, (Object[]) args);
+			T reply = script.run(redis, keys, args);
 			Assert.state(reply != null, "Redis gave no reply to the script");
 			return new Acknowledged<>(reply, 0);
 		}
@@ -123,7 +120,7 @@ final class ReplicaAcknowledgement {
 	 * @return the store's answer, or {@link AcquireResult.NotConfirmed}
 	 */
 	@SuppressWarnings("rawtypes")
-	AcquireResult acquire(StringRedisTemplate redis, String key, String operation, RedisScript<List> script,
+	AcquireResult acquire(StringRedisTemplate redis, String key, String operation, LockScript<List> script,
 			List<String> keys, Runnable giveBack, String... args) {
 		try {
 			Acknowledged<List> reply = RedisCalls
@@ -159,26 +156,12 @@ final class ReplicaAcknowledgement {
 				+ this.timeout.toMillis() + "ms";
 	}
 
-	@SuppressWarnings("unchecked")
-	private <T> Acknowledged<T> runOnConnection(RedisConnection connection, RedisScript<T> script, List<String> keys,
+	private <T> Acknowledged<T> runOnConnection(RedisConnection connection, LockScript<T> script, List<String> keys,
 			String[] args) {
-		byte[][] keysAndArgs = keysAndArgs(keys, args);
-		ReturnType type = ReturnType.fromJavaType(script.getResultType());
-		Object reply;
-		try {
-			reply = connection.scriptingCommands().evalSha(script.getSha1(), type, keys.size(), keysAndArgs);
-		}
-		catch (DataAccessException ex) {
-			if (!RedisCalls.isRedisError(ex, "NOSCRIPT")) {
-				throw ex;
-			}
-			// A primary that just took over, or restarted, does not know the script yet.
-			reply = connection.scriptingCommands()
-				.eval(bytes(script.getScriptAsString()), type, keys.size(), keysAndArgs);
-		}
+		T reply = script.runOn(connection, keys.size(), LockScript.keysAndArgs(keys, args));
 		Object acknowledged = connection.execute("WAIT", bytes(Integer.toString(this.replicas)),
 				bytes(Long.toString(this.timeout.toMillis())));
-		return new Acknowledged<>((T) reply, number(acknowledged));
+		return new Acknowledged<>(reply, number(acknowledged));
 	}
 
 	static long number(@Nullable Object reply) {
@@ -189,17 +172,6 @@ final class ReplicaAcknowledgement {
 			return Long.parseLong(new String(text, StandardCharsets.UTF_8));
 		}
 		throw new IllegalStateException("Redis answered WAIT with " + reply);
-	}
-
-	static byte[][] keysAndArgs(List<String> keys, String[] args) {
-		byte[][] keysAndArgs = new byte[keys.size() + args.length][];
-		for (int i = 0; i < keys.size(); i++) {
-			keysAndArgs[i] = bytes(keys.get(i));
-		}
-		for (int i = 0; i < args.length; i++) {
-			keysAndArgs[keys.size() + i] = bytes(args[i]);
-		}
-		return keysAndArgs;
 	}
 
 	static byte[] bytes(String value) {

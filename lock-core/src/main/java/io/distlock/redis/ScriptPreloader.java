@@ -21,7 +21,6 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Loads every lock script into Redis once Redis has answered, so that the first renewal
@@ -66,7 +65,7 @@ final class ScriptPreloader {
 		try {
 			// The shared connection: opened here, if not yet, and kept for the locks.
 			this.redis.execute((RedisCallback<String>) (connection) -> connection.ping());
-			for (RedisScript<?> script : LockScripts.ALL) {
+			for (LockScript<?> script : LockScripts.ALL) {
 				this.redis.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
 					.scriptLoad(RedisCalls.bytes(script.getScriptAsString())));
 			}

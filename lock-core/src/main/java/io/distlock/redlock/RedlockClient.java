@@ -22,7 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
@@ -38,6 +40,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
+import io.distlock.core.AsyncFencingLockCalls;
 import io.distlock.core.InspectableLockClient;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockState;
@@ -60,18 +63,30 @@ import org.springframework.util.Assert;
  * keeps the lock only while a majority confirms it.
  *
  * <p>
- * Fencing tokens: the token of an acquisition is the maximum of the tokens handed out by
- * the majority that took the lock, and every node of that majority is raised to it before
- * the lock counts as held. Any later holder's majority shares a node with this one, whose
- * counter was raised while this holder's lock was on it, so that later node token, and
- * with it the later maximum, is strictly greater.
+ * Fencing tokens: the token of an acquisition is the maximum {@code T} of the tokens
+ * handed out by the nodes that took the lock. It counts as held only once a majority of
+ * the nodes have their counter at {@code T} at least: the nodes that handed out {@code T}
+ * themselves (their counter was incremented to it, atomically with taking the lock), plus
+ * those of the other holding nodes that were raised to it. Any later holder's majority
+ * shares a node with that majority; the counter of that node never goes back below
+ * {@code T} (counters only grow, and one that expires or is lost restarts from the Redis
+ * clock in microseconds), so its later token, and with it the later maximum, is strictly
+ * greater. Hence the raise goes only to the holding nodes below {@code T}, and when the
+ * nodes that handed out {@code T} are a majority already, which is the steady state where
+ * every node saw the same acquisitions, it is not waited for at all: a lock+unlock then
+ * takes two rounds, acquire and release.
  *
  * <p>
- * Threads: each node has a small pool of its own, of at most {@value #THREADS_PER_NODE}
- * threads, with room for {@value #QUEUED_PER_NODE} more calls waiting. A slow or frozen
- * node therefore holds at most that many threads, each for up to the node timeout, and
- * does not slow down the calls to the other nodes. A call that finds a node's pool full
- * counts as that node not answering, and the exception then names the limit.
+ * Threads: when every node has {@link RaisableFencingLockClient#asyncCalls() non-blocking
+ * calls} (a {@link io.distlock.redis.RedisLockClient} on Lettuce), acquire and release
+ * are sent to all nodes from the calling thread and their replies awaited together,
+ * within twice the node timeout, as on the nodes' threads. Other calls, and every call to
+ * nodes without such calls, run on each node's small pool of its own, of at most
+ * {@value #THREADS_PER_NODE} threads, with room for {@value #QUEUED_PER_NODE} more calls
+ * waiting. A slow or frozen node therefore holds at most that many threads, each for up
+ * to the node timeout, and does not slow down the calls to the other nodes. A call that
+ * finds a node's pool full counts as that node not answering, and the exception then
+ * names the limit.
  *
  * <p>
  * An acquisition that does not get the lock releases it on every node, with the caller's
@@ -122,6 +137,8 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 
 	private final List<Integer> allNodes;
 
+	private final @Nullable List<AsyncFencingLockCalls> asyncNodes;
+
 	/**
 	 * Create a client over the given nodes.
 	 * @param nodes one client per independent Redis master; at least three
@@ -160,6 +177,22 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 			.mapToObj((index) -> nodeExecutor(index, threadsPerNode, queuedPerNode))
 			.toList();
 		this.allNodes = IntStream.range(0, nodes.size()).boxed().toList();
+		this.asyncNodes = asyncNodes(this.nodes);
+	}
+
+	/**
+	 * Return every node's non-blocking calls, or {@code null} unless every node has them.
+	 */
+	private static @Nullable List<AsyncFencingLockCalls> asyncNodes(List<RaisableFencingLockClient> nodes) {
+		List<AsyncFencingLockCalls> calls = new ArrayList<>(nodes.size());
+		for (RaisableFencingLockClient node : nodes) {
+			Optional<AsyncFencingLockCalls> async = node.asyncCalls();
+			if (async.isEmpty()) {
+				return null;
+			}
+			calls.add(async.get());
+		}
+		return List.copyOf(calls);
 	}
 
 	/**
@@ -170,44 +203,53 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		return this.quorum;
 	}
 
+	Duration nodeTimeout() {
+		return this.nodeTimeout;
+	}
+
 	@Override
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
+		List<AsyncFencingLockCalls> async = this.asyncNodes;
+		if (async != null) {
+			return new AsyncAcquisition(this, async, key, ownerToken, ttl).acquire();
+		}
 		long start = System.nanoTime();
 		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.tryAcquire(key, ownerToken, ttl));
-		List<Integer> holding = new ArrayList<>();
-		long token = 0;
-		Duration busyFor = null;
-		for (int i = 0; i < replies.size(); i++) {
-			Object reply = replies.get(i);
-			if (reply instanceof AcquireResult.Acquired acquired) {
-				holding.add(i);
-				token = Math.max(token, acquired.fencingToken());
-			}
-			else if (reply instanceof AcquireResult.Busy busy) {
-				if (busy.remainingTtl() != null && (busyFor == null || busy.remainingTtl().compareTo(busyFor) < 0)) {
-					busyFor = busy.remainingTtl();
-				}
-			}
-		}
-		if (holding.size() >= this.quorum) {
-			long fencingToken = token;
-			List<@Nullable Object> raised = onNodes(holding, key,
+		Acquisitions acquisitions = Acquisitions.of(replies);
+		if (acquisitions.holding().size() >= this.quorum) {
+			long fencingToken = acquisitions.fencingToken();
+			List<Integer> below = acquisitions.below();
+			List<@Nullable Object> raised = onNodes(below, key,
 					(node) -> node.raiseFencingToken(key, ownerToken, fencingToken));
-			long confirmed = raised.stream().filter(Boolean.TRUE::equals).count();
+			long confirmed = acquisitions.atToken().size() + count(raised);
 			if (confirmed >= this.quorum && validity(ttl, start) > 0) {
 				return new AcquireResult.Acquired(fencingToken);
 			}
 		}
 		releaseQuietly(key, ownerToken);
 		answered(key, "acquire", replies);
-		return new AcquireResult.Busy(busyFor);
+		return new AcquireResult.Busy(acquisitions.busyFor());
 	}
 
 	@Override
 	public boolean release(String key, String ownerToken) {
-		List<@Nullable Object> replies = answered(key, "release",
-				onAllNodes(key, (node) -> node.release(key, ownerToken)));
+		List<@Nullable Object> replies = answered(key, "release", releaseOnAllNodes(key, ownerToken));
 		return count(replies) >= this.quorum;
+	}
+
+	/**
+	 * Release on every node at once: from the calling thread when the nodes have
+	 * non-blocking calls, else on the nodes' threads.
+	 */
+	List<@Nullable Object> releaseOnAllNodes(String key, String ownerToken) {
+		List<AsyncFencingLockCalls> async = this.asyncNodes;
+		if (async == null) {
+			return onAllNodes(key, (node) -> node.release(key, ownerToken));
+		}
+		List<CompletableFuture<Boolean>> releases = async.stream()
+			.map((node) -> AsyncAcquisition.started(() -> node.release(key, ownerToken)))
+			.toList();
+		return AsyncAcquisition.awaitAll(releases, System.nanoTime() + this.nodeTimeout.toNanos() * 2, key);
 	}
 
 	@Override
@@ -308,7 +350,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		this.executors.forEach(ThreadPoolExecutor::shutdownNow);
 	}
 
-	private long validity(Duration ttl, long start) {
+	long validity(Duration ttl, long start) {
 		long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 		long drift = (long) (ttl.toMillis() * this.clockDriftFactor) + DRIFT_CONSTANT_MILLIS;
 		return ttl.toMillis() - elapsed - drift;
@@ -336,13 +378,13 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 			.orElse(null);
 	}
 
-	private void releaseQuietly(String key, String ownerToken) {
+	void releaseQuietly(String key, String ownerToken) {
 		// A caller that was interrupted stopped waiting for the nodes, but some may have
 		// taken the lock: the interrupt is held back while the release is waited for, or
 		// the release would be abandoned at once and the lock stay for its whole ttl.
 		boolean interrupted = Thread.interrupted();
 		try {
-			onAllNodes(key, (node) -> node.release(key, ownerToken));
+			releaseOnAllNodes(key, ownerToken);
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not release the partial Redlock acquisition of '" + key + "'", ex);
@@ -422,7 +464,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	 * Return the replies if a majority of the nodes answered, since only then does "not
 	 * held" mean not held rather than not known.
 	 */
-	private List<@Nullable Object> answered(String key, String operation, List<@Nullable Object> replies) {
+	List<@Nullable Object> answered(String key, String operation, List<@Nullable Object> replies) {
 		long answered = replies.stream().filter((reply) -> reply != null && reply != SATURATED).count();
 		if (answered < this.quorum) {
 			long saturated = replies.stream().filter((reply) -> reply == SATURATED).count();
@@ -435,7 +477,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		return replies;
 	}
 
-	private static long count(List<@Nullable Object> replies) {
+	static long count(List<@Nullable Object> replies) {
 		return replies.stream().filter(Boolean.TRUE::equals).count();
 	}
 

@@ -69,7 +69,15 @@ public final class RedlockNodes implements AutoCloseable {
 		this.timeout = timeout;
 		this.pings = new SimpleAsyncTaskExecutor("distlock-redlock-ping-");
 		this.pings.setDaemon(true);
-		this.clients = this.connectionFactories.stream().map(RedisLockClient::new).toList();
+		this.clients = this.connectionFactories.stream().map(RedlockNodes::nodeClient).toList();
+	}
+
+	// Independent masters, never replaced by a replica: tokens from the counter alone,
+	// which keeps the nodes' counters in step (no raise after each lock).
+	private static RedisLockClient nodeClient(LettuceConnectionFactory connectionFactory) {
+		RedisLockClient client = new RedisLockClient(connectionFactory);
+		client.setFencingTokensFromClock(false);
+		return client;
 	}
 
 	/**

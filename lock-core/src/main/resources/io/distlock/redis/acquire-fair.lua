@@ -20,6 +20,9 @@
 --          before 7 has no sharded channels and always gets PUBLISH
 -- ARGV[7]  how long the writer-waiting marker lives without another attempt, in
 --          milliseconds
+-- KEYS[7]  the waiters announcement, as in acquire.lua: set while a caller keeps a place
+--          in the queue, so that releases are published; renewed by the waiter that
+--          takes the lock while others still queue behind it
 --
 -- Returns {1, fencing token} when the lock was taken (fencing tokens as in acquire.lua),
 -- or {0, milliseconds}: while the lock is held, the holder's remaining lease (-1 when the
@@ -57,13 +60,19 @@ if free and (not first or first == ARGV[1]) then
   if first then
     redis.call('LPOP', KEYS[3])
     redis.call('ZREM', KEYS[4], ARGV[1])
+    -- The release cleared the announcement: the waiters still queued need the next one.
+    local queued = redis.call('PTTL', KEYS[3])
+    if queued > 0 then
+      redis.call('SET', KEYS[7], '1', 'PX', queued)
+    end
   end
+  -- Fencing tokens as in acquire.lua.
   local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
-  local last = tonumber(redis.call('GET', KEYS[2]))
+  local last = tonumber(redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3], 'GET'))
   if last and last >= token then
     token = last + 1
+    redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3])
   end
-  redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3])
   return {1, token}
 end
 local place = tonumber(ARGV[4])
@@ -75,6 +84,7 @@ if place > 0 then
   local latest = redis.call('ZRANGE', KEYS[4], -1, -1, 'WITHSCORES')[2]
   redis.call('PEXPIREAT', KEYS[3], latest)
   redis.call('PEXPIREAT', KEYS[4], latest)
+  redis.call('SET', KEYS[7], '1', 'PXAT', latest)
 end
 if readLease then
   return {0, readLease, 1}

@@ -8,6 +8,8 @@
 -- KEYS[3]  the read holds: a sorted set of the readers' owner tokens, scored by the Redis
 --          time in milliseconds at which each read lease expires; in the same hash slot
 -- KEYS[4]  the writer-waiting marker, in the same hash slot
+-- KEYS[5]  the waiters announcement (acquire.lua): set when the attempt was refused, so
+--          that the writer's release is published
 -- ARGV[1]  the owner token of this acquisition
 -- ARGV[2]  the lease time in milliseconds
 --
@@ -20,10 +22,12 @@
 -- costs a writer nothing more than on a key never read.
 local lease = redis.call('PTTL', KEYS[1])
 if lease ~= -2 then
+  redis.call('SET', KEYS[5], '1', 'PX', (lease > 0) and lease or 1000)
   return {0, lease}
 end
 local waiting = redis.call('PTTL', KEYS[4])
 if waiting ~= -2 then
+  redis.call('SET', KEYS[5], '1', 'PX', (waiting > 0) and waiting or 1000)
   return {0, waiting}
 end
 local time = redis.call('TIME')

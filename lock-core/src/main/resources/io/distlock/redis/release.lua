@@ -1,20 +1,24 @@
 -- Releases the lock only if the given owner holds it (compare-and-delete), and tells the
--- next waiter about it.
+-- next waiter about it when a caller announced that it waits.
 --
 -- KEYS[1]  the lock key
 -- KEYS[2]  the queue of fair waiters (a list of owner tokens), in the same hash slot
--- KEYS[3]  optional: the writer-waiting marker, in the same hash slot; removed when it is
---          this owner's, since an owner that releases what it did not get has stopped
---          waiting for it
+-- KEYS[3]  the writer-waiting marker, in the same hash slot; removed when it is this
+--          owner's, since an owner that releases what it did not get has stopped waiting
+--          for it
 -- ARGV[1]  the owner token of the acquisition to release
 -- ARGV[2]  the release channel of this lock
 -- ARGV[3]  the lock's resource name
+-- KEYS[4]  the waiters announcement (acquire.lua), in the same hash slot
 -- ARGV[4]  PUBLISH, or SPUBLISH to publish on the sharded channel (Redis Cluster); Redis
 --          before 7 has no sharded channels and always gets PUBLISH
 --
--- Publishes, on the release channel, the owner token of the first fair waiter when fair
--- waiters queue for the lock, so that exactly that waiter is woken; otherwise the
--- resource name, which wakes one waiter of the lock in each application.
+-- Only when a caller announced that it waits (KEYS[4] exists) is anything published, and
+-- the announcement goes with the lock: the waiters that lose the race for the lock
+-- announce themselves again to its next holder. Then it publishes, on the release
+-- channel, the owner token of the first fair waiter when fair waiters queue for the lock,
+-- so that exactly that waiter is woken; otherwise the resource name, which wakes one
+-- waiter of the lock in each application. An uncontended release runs GET and DEL.
 --
 -- Returns 1 when released, 0 when the lock is not held by this owner (it expired and
 -- may belong to someone else now, whose lock stays untouched, or it was never taken by
@@ -26,17 +30,15 @@
 -- notice the free lock on their backoff.
 local publish = (ARGV[4] == 'SPUBLISH' and redis.REDIS_VERSION_NUM) and 'SPUBLISH' or 'PUBLISH'
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  if KEYS[3] and redis.call('GET', KEYS[3]) == ARGV[1] then
+  if redis.call('GET', KEYS[3]) == ARGV[1] then
     redis.call('DEL', KEYS[3])
     redis.pcall(publish, ARGV[2], ARGV[3])
   end
   return 0
 end
-redis.call('DEL', KEYS[1])
-local first = redis.call('LINDEX', KEYS[2], 0)
-if first then
-  redis.pcall(publish, ARGV[2], first)
-else
-  redis.pcall(publish, ARGV[2], ARGV[3])
+if redis.call('DEL', KEYS[1], KEYS[4]) == 1 then
+  return 1
 end
+local first = redis.call('LINDEX', KEYS[2], 0)
+redis.pcall(publish, ARGV[2], first or ARGV[3])
 return 1

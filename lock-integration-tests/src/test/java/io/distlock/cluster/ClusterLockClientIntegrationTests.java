@@ -92,7 +92,7 @@ class ClusterLockClientIntegrationTests {
 			assertThat(client.isHeld(key, "b")).as(key).isFalse();
 			assertThat(namesOfLockIn(owner, key)).as("names of %s on the owner of its slot", key)
 				.containsExactlyInAnyOrder(key, derived("fence", key), derived("queue", key),
-						derived("queue-timeouts", key));
+						derived("queue-timeouts", key), derived("waiters", key));
 			assertThat(client.release(key, "a")).as(key).isTrue();
 			long second = acquired(client.tryAcquireFair(key, "b", TTL, QUEUE_TIMEOUT));
 			assertThat(second).as(key).isGreaterThan(first);

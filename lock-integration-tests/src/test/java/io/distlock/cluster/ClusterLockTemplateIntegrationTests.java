@@ -216,11 +216,11 @@ class ClusterLockTemplateIntegrationTests {
 			.orElseThrow();
 		try (RespConnection listener = other.connect(Duration.ofSeconds(5))) {
 			listener.command("PSUBSCRIBE", "distlock:released:*");
-			this.first.template.tryAcquire("{k}sharded", TTL, Duration.ZERO).orElseThrow().close();
+			releaseFoundBusy("{k}sharded");
 			// Published by the same node on the same slot after the sharded release: if
 			// that one reached this node, it would be read first.
 			this.first.client.setShardedReleaseMessages(false);
-			this.first.template.tryAcquire("{k}classic", TTL, Duration.ZERO).orElseThrow().close();
+			releaseFoundBusy("{k}classic");
 			assertThat(listener.read())
 				.isEqualTo(List.of("pmessage", "distlock:released:*", channel("lock:{k}classic"), "lock:{k}classic"));
 		}
@@ -301,8 +301,18 @@ class ClusterLockTemplateIntegrationTests {
 
 	private void releaseLocks(int locks) {
 		for (int i = 0; i < locks; i++) {
-			this.first.template.tryAcquire("{traffic}" + i, TTL, Duration.ZERO).orElseThrow().close();
+			releaseFoundBusy("{traffic}" + i);
 		}
+	}
+
+	/**
+	 * Take the lock and release it after the other application found it busy: only such a
+	 * release is published.
+	 */
+	private void releaseFoundBusy(String key) {
+		LockHandle held = this.first.template.tryAcquire(key, TTL, Duration.ZERO).orElseThrow();
+		assertThat(this.second.template.tryAcquire(key, TTL, Duration.ZERO)).isEmpty();
+		held.close();
 	}
 
 	/**

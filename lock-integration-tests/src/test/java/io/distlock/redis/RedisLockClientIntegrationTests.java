@@ -18,8 +18,13 @@ package io.distlock.redis;
 
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
@@ -48,6 +53,10 @@ class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
 
+	private static final Pattern COMMAND_STAT = Pattern.compile("^cmdstat_([^:|]+)(?:\\|[^:]+)?:calls=(\\d+)");
+
+	private static final Set<String> BACKGROUND_COMMANDS = Set.of("info", "script", "ping", "hello", "client");
+
 	private LettuceConnectionFactory connectionFactory;
 
 	private RedisLockClient client;
@@ -66,6 +75,134 @@ class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 	@Override
 	protected FairLockClient client() {
 		return this.client;
+	}
+
+	@Test
+	void uncontendedLockAndUnlockRunEightCommandsAndPublishNothing() {
+		String warmUp = owner();
+		acquired(this.client.tryAcquire("k", warmUp, Duration.ofSeconds(10)));
+		this.client.release("k", warmUp);
+		Map<String, Long> before = commandCalls();
+		for (int i = 0; i < 20; i++) {
+			String owner = owner();
+			acquired(this.client.tryAcquire("k", owner, Duration.ofSeconds(10)));
+			assertThat(this.client.release("k", owner)).isTrue();
+		}
+		Map<String, Long> calls = callsSince(before);
+		assertThat(calls).doesNotContainKeys("publish", "spublish", "lindex");
+		// EVALSHA, EXISTS, SET NX, TIME and SET GET (the fencing token); EVALSHA, GET and
+		// DEL.
+		assertThat(calls.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(20 * 8);
+	}
+
+	@Test
+	void releaseIsPublishedOnlyWhenACallerFoundTheLockBusy() {
+		String holder = owner();
+		acquired(this.client.tryAcquire("k", holder, Duration.ofSeconds(10)));
+		assertThat(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10))).isInstanceOf(AcquireResult.Busy.class);
+		Map<String, Long> before = commandCalls();
+		assertThat(this.client.release("k", holder)).isTrue();
+		assertThat(callsSince(before)).containsEntry("publish", 1L);
+		String next = owner();
+		acquired(this.client.tryAcquire("k", next, Duration.ofSeconds(10)));
+		Map<String, Long> beforeNext = commandCalls();
+		assertThat(this.client.release("k", next)).isTrue();
+		assertThat(callsSince(beforeNext)).doesNotContainKey("publish");
+	}
+
+	@Test
+	void announcementOfAWaiterEndsWithTheHoldersLease() {
+		acquired(this.client.tryAcquire("k", owner(), Duration.ofMillis(800)));
+		assertThat(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10))).isInstanceOf(AcquireResult.Busy.class);
+		assertThat((Long) redis.endpoint().command("PTTL", RedisLockKeys.of("k").waiters())).isBetween(1L, 800L);
+	}
+
+	@Test
+	void fencingCounterIsKeptForItsRetentionFromItsLastUse() {
+		this.client.setFencingCounterRetention(Duration.ofSeconds(60));
+		String first = owner();
+		acquired(this.client.tryAcquire("k", first, Duration.ofSeconds(10)));
+		this.client.release("k", first);
+		redis.endpoint().command("PEXPIRE", RedisLockKeys.of("k").fence(), "30000");
+		acquired(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10)));
+		assertThat((Long) redis.endpoint().command("PTTL", RedisLockKeys.of("k").fence())).isGreaterThan(30_000L);
+	}
+
+	@Test
+	void givenTokensFromTheCounterAloneWhenAcquiringThenEachIsTheLastPlusOneWithoutRenewingTheRetention() {
+		this.client.setFencingTokensFromClock(false);
+		this.client.setFencingCounterRetention(Duration.ofSeconds(60));
+		String first = owner();
+		long token = acquired(this.client.tryAcquire("k", first, Duration.ofSeconds(10)));
+		this.client.release("k", first);
+		redis.endpoint().command("PEXPIRE", RedisLockKeys.of("k").fence(), "30000");
+		assertThat(acquired(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10)))).isEqualTo(token + 1);
+		assertThat((Long) redis.endpoint().command("PTTL", RedisLockKeys.of("k").fence())).isLessThanOrEqualTo(30_000L);
+	}
+
+	@Test
+	void givenACounterBehindTheTokensHandedOutWhenAcquiringThenTheTokenStillComesAfterThem() {
+		long last = tokenAfterTheCounterFellBehind();
+		assertThat(acquired(this.client.tryAcquire("k", owner(), Duration.ofSeconds(10)))).isGreaterThan(last);
+	}
+
+	@Test
+	void givenACounterBehindTheTokensHandedOutWhenAcquiringFairThenTheTokenStillComesAfterThem() {
+		long last = tokenAfterTheCounterFellBehind();
+		assertThat(acquired(this.client.tryAcquireFair("k", owner(), Duration.ofSeconds(10), Duration.ofSeconds(10))))
+			.isGreaterThan(last);
+	}
+
+	/**
+	 * Hand out tokens, then set the counter back to what it was after the first: what a
+	 * replica has when it missed the last acquisitions before a failover promoted it.
+	 * @return the greatest token handed out
+	 */
+	private long tokenAfterTheCounterFellBehind() {
+		String fence = RedisLockKeys.of("k").fence();
+		String first = owner();
+		acquired(this.client.tryAcquire("k", first, Duration.ofSeconds(10)));
+		this.client.release("k", first);
+		Object behind = redis.endpoint().command("GET", fence);
+		long last = 0;
+		for (int i = 0; i < 5; i++) {
+			String owner = owner();
+			last = acquired(this.client.tryAcquire("k", owner, Duration.ofSeconds(10)));
+			this.client.release("k", owner);
+		}
+		redis.endpoint().command("SET", fence, String.valueOf(behind));
+		return last;
+	}
+
+	/**
+	 * Return the calls of each command Redis ran so far, those run by scripts included,
+	 * from {@code INFO commandstats}.
+	 */
+	static Map<String, Long> commandCalls() {
+		Map<String, Long> calls = new HashMap<>();
+		for (String line : ((String) redis.endpoint().command("INFO", "commandstats")).split("\r?\n")) {
+			Matcher stat = COMMAND_STAT.matcher(line);
+			if (stat.find()) {
+				calls.put(stat.group(1), Long.parseLong(stat.group(2)));
+			}
+		}
+		return calls;
+	}
+
+	/**
+	 * Return the calls since the given ones, leaving out those with none, the
+	 * {@code INFO} of the reading itself and the connection's and script loader's own
+	 * commands, which run in the background.
+	 */
+	static Map<String, Long> callsSince(Map<String, Long> before) {
+		Map<String, Long> since = new HashMap<>();
+		commandCalls().forEach((command, calls) -> {
+			long more = calls - before.getOrDefault(command, 0L);
+			if (more > 0 && !BACKGROUND_COMMANDS.contains(command)) {
+				since.put(command, more);
+			}
+		});
+		return since;
 	}
 
 	@Test
@@ -150,9 +287,10 @@ class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 	}
 
 	@Test
-	void releasePublishesTheResourceOnTheLockChannel() {
+	void releaseAfterAnAttemptFoundTheLockBusyPublishesTheResourceOnTheLockChannel() {
 		String owner = owner();
 		this.client.tryAcquire("lock:order:42", owner, Duration.ofSeconds(10));
+		this.client.tryAcquire("lock:order:42", owner(), Duration.ofSeconds(10));
 		try (RespConnection subscriber = redis.endpoint().connect(Duration.ofSeconds(2))) {
 			subscriber.command("SUBSCRIBE", RedisLockKeys.of("lock:order:42").channel());
 			this.client.release("lock:order:42", owner);

@@ -50,6 +50,13 @@ class RedisLockClientReplicationIntegrationTests {
 
 	private static final Duration ACK_TIMEOUT = Duration.ofMillis(100);
 
+	// For the steps that need the live replica's acknowledgement: 100ms is too short for
+	// a loaded CI machine, and a lock not acknowledged in time is given back.
+	private static final Duration GENEROUS_ACK_TIMEOUT = Duration.ofSeconds(5);
+
+	// Above every WAIT timeout here: Lettuce expires a WAIT that outlasts it.
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
 	private static RedisServer primary;
 
 	private static RedisServer replica;
@@ -76,7 +83,7 @@ class RedisLockClientReplicationIntegrationTests {
 		replica.ensureRunning();
 		awaitReplicaInSync();
 		primary.flushAll();
-		this.connectionFactory = RedisConnections.connectionFactory(primary);
+		this.connectionFactory = RedisConnections.connectionFactory(primary, COMMAND_TIMEOUT);
 		this.client = new RedisLockClient(this.connectionFactory);
 		this.client.setReplicaAcknowledgement(1, ACK_TIMEOUT);
 	}
@@ -89,6 +96,7 @@ class RedisLockClientReplicationIntegrationTests {
 	@Test
 	void givenALiveReplicaWhenAcquiredThenTheReplicaAlreadyHoldsTheLock() {
 		String owner = owner();
+		this.client.setReplicaAcknowledgement(1, GENEROUS_ACK_TIMEOUT);
 		assertThat(this.client.tryAcquire("lock:k", owner, TTL)).isInstanceOf(AcquireResult.Acquired.class);
 		// Read at once, with no waiting: the acquisition counted only once acknowledged.
 		assertThat(replica.command("GET", "lock:k")).isEqualTo(owner);
@@ -106,7 +114,8 @@ class RedisLockClientReplicationIntegrationTests {
 
 	@Test
 	void givenMoreReplicasRequiredThanExistWhenAcquiringFairThenTheAttemptIsNotConfirmed() {
-		this.client.setReplicaAcknowledgement(2, ACK_TIMEOUT);
+		// Long enough for the one live replica to answer on a loaded machine.
+		this.client.setReplicaAcknowledgement(2, Duration.ofSeconds(2));
 		AcquireResult result = this.client.tryAcquireFair("lock:k", owner(), TTL, TTL);
 		assertThat(result).isInstanceOfSatisfying(AcquireResult.NotConfirmed.class,
 				(notConfirmed) -> assertThat(notConfirmed.reason()).startsWith("acknowledged by 1 of 2 replica(s)"));
@@ -116,7 +125,9 @@ class RedisLockClientReplicationIntegrationTests {
 	@Test
 	void givenAStoppedReplicaWhenRenewingThenTheRenewalFailsNamingTheShortfall() {
 		String owner = owner();
-		this.client.tryAcquire("lock:k", owner, TTL);
+		this.client.setReplicaAcknowledgement(1, GENEROUS_ACK_TIMEOUT);
+		assertThat(this.client.tryAcquire("lock:k", owner, TTL)).isInstanceOf(AcquireResult.Acquired.class);
+		this.client.setReplicaAcknowledgement(1, ACK_TIMEOUT);
 		replica.stop();
 		assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> this.client.renew("lock:k", owner, TTL))
 			.withMessageContaining("acknowledged by 0 of 1 replica(s) within 100ms");
@@ -166,9 +177,12 @@ class RedisLockClientReplicationIntegrationTests {
 	}
 
 	private static void awaitReplicaInSync() {
+		// connected_slaves counts a replica still waiting for its first sync too, which
+		// acknowledges nothing yet: only state=online means WAIT can count it.
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> String.valueOf(replica.command("INFO", "replication")).contains("master_link_status:up")
-					&& String.valueOf(primary.command("INFO", "replication")).contains("connected_slaves:1"));
+					&& String.valueOf(primary.command("INFO", "replication")).contains("connected_slaves:1")
+					&& String.valueOf(primary.command("INFO", "replication")).contains("state=online"));
 	}
 
 	private static String owner() {

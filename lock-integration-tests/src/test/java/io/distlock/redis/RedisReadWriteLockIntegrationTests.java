@@ -240,6 +240,18 @@ class RedisReadWriteLockIntegrationTests extends ReadWriteLockClientContractTest
 	}
 
 	@Test
+	void releaseOfAWriterThatAReaderFoundBusyIsPublished() {
+		String writer = owner();
+		assertThat(this.client.tryAcquire("k", writer, TTL)).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(this.client.tryAcquireRead("k", owner(), TTL)).isInstanceOf(AcquireResult.Busy.class);
+		try (RespConnection subscriber = redis.endpoint().connect(Duration.ofSeconds(2))) {
+			subscriber.command("SUBSCRIBE", CHANNEL);
+			assertThat(this.client.release("k", writer)).isTrue();
+			assertThat(subscriber.read()).isEqualTo(List.of("message", CHANNEL, "k"));
+		}
+	}
+
+	@Test
 	void readHoldsExpireWithTheirLatestLease() {
 		this.client.tryAcquireRead("k", owner(), Duration.ofSeconds(5));
 		this.client.tryAcquireRead("k", owner(), Duration.ofSeconds(10));

@@ -23,6 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.distlock.core.AcquireResult;
 import io.distlock.core.LockWaiter;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServer;
@@ -74,11 +75,20 @@ class RedisReleaseNotifierIntegrationTests {
 		this.connectionFactory.destroy();
 	}
 
+	/**
+	 * Make the attempt a waiter makes before it parks, which announces it: releases of
+	 * locks that no caller found busy are not published.
+	 */
+	private void foundBusy(String key) {
+		assertThat(this.client.tryAcquire(key, owner(), TTL)).isInstanceOf(AcquireResult.Busy.class);
+	}
+
 	@Test
 	void releaseWakesAWaiterOfTheLockLongBeforeItsBackoff() throws Exception {
 		String owner = owner();
 		this.client.tryAcquire("lock:k", owner, TTL);
 		ParkedWaiter parked = park("lock:k");
+		foundBusy("lock:k");
 		this.client.release("lock:k", owner);
 		assertThat(parked.wokenWithin()).isLessThan(Duration.ofSeconds(5));
 	}
@@ -89,6 +99,7 @@ class RedisReleaseNotifierIntegrationTests {
 		this.client.tryAcquire("lock:other", owner, TTL);
 		ParkedWaiter waiting = park("lock:k");
 		ParkedWaiter probe = park("lock:other");
+		foundBusy("lock:other");
 		this.client.release("lock:other", owner);
 		probe.wokenWithin();
 		assertThat(waiting.parkedNanos()).isNotDone();
@@ -121,6 +132,7 @@ class RedisReleaseNotifierIntegrationTests {
 		String owner = owner();
 		this.client.tryAcquire("lock:k", owner, TTL);
 		ParkedWaiter parked = park("lock:k");
+		foundBusy("lock:k");
 		this.client.release("lock:k", owner);
 		assertThat(parked.wokenWithin()).isLessThan(Duration.ofSeconds(5));
 	}

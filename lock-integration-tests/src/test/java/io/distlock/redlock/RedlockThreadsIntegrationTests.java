@@ -125,7 +125,9 @@ class RedlockThreadsIntegrationTests {
 				Thread thread = new Thread(() -> {
 					try {
 						go.await();
-						client.tryAcquire("k", owner(), TTL);
+						// A check runs on the nodes' threads (acquire and release call
+						// Lettuce nodes from the caller).
+						client.isHeld("k", owner());
 					}
 					catch (Exception ex) {
 						failures.add(ex);

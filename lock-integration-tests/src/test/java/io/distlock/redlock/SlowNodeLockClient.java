@@ -17,8 +17,10 @@
 package io.distlock.redlock;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.distlock.core.AcquireResult;
+import io.distlock.core.AsyncFencingLockCalls;
 import io.distlock.redis.RedisLockClient;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -34,6 +36,15 @@ class SlowNodeLockClient extends RedisLockClient {
 	SlowNodeLockClient(RedisConnectionFactory connectionFactory, Duration delay) {
 		super(connectionFactory);
 		this.delay = delay;
+	}
+
+	/**
+	 * None: this node is slow in its blocking calls, which Redlock only uses without
+	 * non-blocking ones.
+	 */
+	@Override
+	public Optional<AsyncFencingLockCalls> asyncCalls() {
+		return Optional.empty();
 	}
 
 	@Override

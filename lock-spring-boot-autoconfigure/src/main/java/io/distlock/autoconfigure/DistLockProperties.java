@@ -78,10 +78,11 @@ public class DistLockProperties {
 	private Duration maxHold = Duration.ofHours(1);
 
 	/**
-	 * How long Redis keeps a key's fencing counter after the key was last acquired. Past
-	 * it, tokens still increase, as they are at least the Redis clock in microseconds, as
-	 * long as that clock does not step back by more than this between two acquisitions of
-	 * the key. Longer keeps one small key per lock key for longer.
+	 * How long Redis keeps a key's fencing counter after the key's last acquisition (on
+	 * Redlock nodes, whose tokens come from the counter alone, after the counter
+	 * started). Past it, tokens still increase, as each token is at least the Redis clock
+	 * in microseconds, as long as that clock does not step back by more than this. Longer
+	 * keeps one small key per lock key for longer.
 	 */
 	private Duration fencingCounterRetention = Duration.ofMinutes(10);
 

@@ -1,0 +1,37 @@
+-- Hands the lock from its owner straight to a new owner of the same application, without
+-- a release in between, unless a caller elsewhere waits for it: then the owner keeps the
+-- lock, and releases it the usual way (release.lua), which wakes that caller.
+--
+-- KEYS[1]  the lock key; holds the owner token while the lock is held
+-- KEYS[2]  the fencing counter, in the same hash slot
+-- KEYS[3]  the queue of fair waiters, in the same hash slot
+-- KEYS[4]  the writer-waiting marker, in the same hash slot
+-- KEYS[5]  the waiters announcement (acquire.lua), in the same hash slot
+-- ARGV[1]  the owner token of the current holder
+-- ARGV[2]  the owner token of the new holder
+-- ARGV[3]  the new holder's lease time in milliseconds
+-- ARGV[4]  how long the fencing counter is kept after its last use, in milliseconds
+--
+-- Returns {1, fencing token} when the lock was handed over, with the new holder's token,
+-- greater than every token handed out before; {0} when it was declined, since a caller
+-- announced that it waits (in any application: the announcement does not say), fair
+-- waiters queue, or a writer waits for readers; {-1} when the lock is not held by ARGV[1].
+--
+-- Declining whenever anyone announced is what keeps hand-overs from starving the waiters
+-- of other applications: they announce themselves on every busy attempt.
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return {-1}
+end
+if redis.call('EXISTS', KEYS[3], KEYS[4], KEYS[5]) > 0 then
+  return {0}
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+-- Fencing tokens as in acquire.lua: the larger of Redis' clock and the counter + 1.
+local time = redis.call('TIME')
+local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local last = tonumber(redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[4], 'GET'))
+if last and last >= token then
+  token = last + 1
+  redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[4])
+end
+return {1, token}
