@@ -41,6 +41,13 @@ public final class BenchmarkFiles {
 	 */
 	public static final String RESULTS_PROPERTY = "distlock.bench.results";
 
+	/**
+	 * The system property with the id that a forked JVM files its results under when it
+	 * is not the id of its scenario: the scenarios run again on a second Redis version
+	 * keep their results apart this way.
+	 */
+	public static final String RESULT_ID_PROPERTY = "distlock.bench.result-id";
+
 	private BenchmarkFiles() {
 	}
 
@@ -51,6 +58,16 @@ public final class BenchmarkFiles {
 	 */
 	public static Path resultsDirectory() {
 		return Path.of(System.getProperty(RESULTS_PROPERTY, "target/benchmark-results")).toAbsolutePath();
+	}
+
+	/**
+	 * Return the id that this JVM files the results of a scenario under: the one given in
+	 * {@value #RESULT_ID_PROPERTY}, or the scenario's own.
+	 * @param scenario the scenario the JVM runs
+	 * @return the result id
+	 */
+	public static String resultId(Scenario scenario) {
+		return System.getProperty(RESULT_ID_PROPERTY, scenario.id());
 	}
 
 	/**

@@ -66,13 +66,18 @@ import io.distlock.test.RedisServers;
  * (the second round in reverse order), so that a slow spell of the shared machine does
  * not fall on one contender only; a scenario's result for a contender combines the
  * measured iterations of all its forks. Handoff latency and renewal cost run in JVMs of
- * their own. Redlock runs last, on five further servers.
+ * their own. The main server is the embedded Redis 6.2 (unless
+ * {@code DISTLOCK_REDIS_VERSION} or {@code DISTLOCK_REDIS_SERVER} says otherwise); the
+ * uncontended and one-key scenarios then run again on the embedded Redis 7.0. Redlock
+ * runs last, on five further servers.
  *
  * <p>
  * Options: {@code --quick} (a smoke run of a few seconds per contender, written to the
  * results directory instead of {@code docs/}), {@code --only=uncontended,handoff,...},
  * {@code --rounds=N}, {@code --results=DIR}, {@code --docs=DIR}, {@code --report-only}
- * (regenerate the report from existing results).
+ * (regenerate the report from existing results). The hand-written analysis that the
+ * report includes is always read from the repository's
+ * {@code docs/benchmarks-analysis.md}.
  */
 public final class BenchmarkMain {
 
@@ -83,11 +88,30 @@ public final class BenchmarkMain {
 	public static final String COMMAND = "./mvnw -B -ntp -Pbenchmarks -pl lock-benchmarks -am package -DskipTests"
 			+ " && java -jar lock-benchmarks/target/benchmarks.jar";
 
-	private static final List<String> ALL_STEPS = List.of("uncontended", "distinct-keys", "one-key", "breakdown",
-			"handoff", "renewal", "redlock");
+	/**
+	 * The embedded Redis version of the main server, unless the harness is told
+	 * otherwise.
+	 */
+	static final String MAIN_REDIS_VERSION = "6.2";
 
-	private static final List<String> BREAKDOWN = List.of("floor", "floor-spring-data", "scripts-lettuce", "client",
-			"client-in-app", "template-no-renew", "template-wait-zero", "template");
+	/**
+	 * The embedded Redis version that the uncontended and one-key scenarios run on again.
+	 */
+	static final String SECOND_REDIS_VERSION = "7.0";
+
+	/**
+	 * The step that runs the uncontended and one-key scenarios on
+	 * {@link #SECOND_REDIS_VERSION}.
+	 */
+	static final String SECOND_REDIS_STEP = "redis-" + SECOND_REDIS_VERSION;
+
+	private static final List<String> ALL_STEPS = List.of("uncontended", "distinct-keys", "one-key", "breakdown",
+			"handoff", "renewal", SECOND_REDIS_STEP, "redlock");
+
+	private static final List<String> BREAKDOWN = List.of("floor", "floor-spring-data", "scripts-lettuce",
+			"scripts-template", "client", "client-in-app", "template-no-renew", "template-wait-zero", "template");
+
+	private static final String REDIS_VERSION_PROPERTY = "distlock.redis.version";
 
 	private static final List<String> RENEWING = List.of("distlock-template", "redisson-watchdog",
 			"spring-integration");
@@ -111,11 +135,16 @@ public final class BenchmarkMain {
 	public static void main(String[] args) throws Exception {
 		Settings settings = Settings.parse(args);
 		if (!settings.reportOnly) {
+			if (System.getProperty(REDIS_VERSION_PROPERTY) == null && System.getenv("DISTLOCK_REDIS_VERSION") == null) {
+				// The harness's default is 7.0; the main tables stay on 6.2, as published
+				// before, and 7.0 gets tables of its own.
+				System.setProperty(REDIS_VERSION_PROPERTY, MAIN_REDIS_VERSION);
+			}
 			deleteRecursively(settings.results);
 			Files.createDirectories(settings.results);
 			new BenchmarkMain(settings).run();
 		}
-		ReportGenerator.generate(settings.results, settings.docs);
+		ReportGenerator.generate(settings.results, settings.docs, settings.analysis);
 		System.out.println("Report written to " + settings.docs.resolve("benchmarks.md").toAbsolutePath());
 		System.exit(0);
 	}
@@ -130,14 +159,14 @@ public final class BenchmarkMain {
 			RedisAddress address = new RedisAddress(redis.host(), redis.port());
 			RedisInfo server = RedisInfo.read(address, "server");
 			this.runInfo.put("redisVersion", server.text("redis_version"));
-			this.runInfo.put("redisBinary", redisBinary());
+			this.runInfo.put("redisBinary", redisBinary(server.text("redis_version")));
 			log("Redis " + server.text("redis_version") + " at " + address);
 			for (int round = 1; round <= this.settings.rounds; round++) {
 				for (Scenario scenario : List.of(Scenario.UNCONTENDED, Scenario.DISTINCT_KEYS, Scenario.ONE_KEY)) {
 					if (this.settings.steps.contains(scenario.id())) {
 						for (String contender : inRoundOrder(Contender.ids(), round)) {
 							redis.flushAll();
-							runJmh(scenario, "contender", contender, round, address, List.of());
+							runJmh(scenario, scenario.id(), "contender", contender, round, address, List.of());
 						}
 					}
 				}
@@ -146,7 +175,7 @@ public final class BenchmarkMain {
 				// One fork each: allocation and CPU per operation are stable enough.
 				for (String variant : BREAKDOWN) {
 					redis.flushAll();
-					runJmh(Scenario.BREAKDOWN, "variant", variant, 1, address, List.of());
+					runJmh(Scenario.BREAKDOWN, Scenario.BREAKDOWN.id(), "variant", variant, 1, address, List.of());
 				}
 			}
 			if (this.settings.steps.contains("handoff")) {
@@ -164,6 +193,9 @@ public final class BenchmarkMain {
 				}
 			}
 		}
+		if (this.settings.steps.contains(SECOND_REDIS_STEP)) {
+			runOnSecondRedis();
+		}
 		if (this.settings.steps.contains("redlock")) {
 			try (RedisServers nodes = RedisServers.start(5)) {
 				List<RedisAddress> addresses = nodes.list()
@@ -175,7 +207,8 @@ public final class BenchmarkMain {
 				for (int round = 1; round <= this.settings.rounds; round++) {
 					for (String count : inRoundOrder(List.of("1", "3", "5"), round)) {
 						nodes.list().forEach(RedisServer::flushAll);
-						runJmh(Scenario.REDLOCK, "nodes", count, round, addresses.get(0), List.of(property));
+						runJmh(Scenario.REDLOCK, Scenario.REDLOCK.id(), "nodes", count, round, addresses.get(0),
+								List.of(property));
 					}
 				}
 			}
@@ -186,10 +219,45 @@ public final class BenchmarkMain {
 				new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(this.runInfo));
 	}
 
-	private void runJmh(Scenario scenario, String parameter, String value, int round, RedisAddress address,
-			List<String> extraJvmArgs) throws RunnerException {
+	/**
+	 * Run the uncontended and one-key scenarios for every contender once more, on a
+	 * server of {@link #SECOND_REDIS_VERSION}, filing their results under
+	 * {@link #secondRedisResultId}.
+	 */
+	private void runOnSecondRedis() throws Exception {
+		try (ForkedRedis redis = ForkedRedis.start(SECOND_REDIS_VERSION)) {
+			RedisAddress address = redis.address();
+			RedisInfo server = RedisInfo.read(address, "server");
+			this.runInfo.put("secondRedisVersion", server.text("redis_version"));
+			this.runInfo.put("secondRedisBinary", redisBinary(server.text("redis_version")));
+			log("Redis " + server.text("redis_version") + " at " + address);
+			for (int round = 1; round <= this.settings.rounds; round++) {
+				for (Scenario scenario : List.of(Scenario.UNCONTENDED, Scenario.ONE_KEY)) {
+					for (String contender : inRoundOrder(Contender.ids(), round)) {
+						redis.flushAll();
+						String resultId = secondRedisResultId(scenario);
+						runJmh(scenario, resultId, "contender", contender, round, address,
+								List.of("-D" + BenchmarkFiles.RESULT_ID_PROPERTY + "=" + resultId));
+					}
+				}
+			}
+		}
+	}
+
+	/**
+	 * Return the id under which the results of a scenario run on
+	 * {@link #SECOND_REDIS_VERSION} are filed.
+	 * @param scenario the scenario
+	 * @return the result id, such as {@code uncontended-redis-7.0}
+	 */
+	public static String secondRedisResultId(Scenario scenario) {
+		return scenario.id() + "-" + SECOND_REDIS_STEP;
+	}
+
+	private void runJmh(Scenario scenario, String resultId, String parameter, String value, int round,
+			RedisAddress address, List<String> extraJvmArgs) throws RunnerException {
 		Timing timing = timing(scenario);
-		log("JMH " + scenario.id() + " " + parameter + "=" + value + ", round " + round);
+		log("JMH " + resultId + " " + parameter + "=" + value + ", round " + round);
 		List<String> jvmArgs = new ArrayList<>(jvmArgs(address));
 		jvmArgs.addAll(extraJvmArgs);
 		ChainedOptionsBuilder options = new OptionsBuilder().include(scenario.include())
@@ -203,7 +271,7 @@ public final class BenchmarkMain {
 			.jvmArgs(jvmArgs.toArray(new String[0]))
 			.shouldFailOnError(false)
 			.resultFormat(ResultFormatType.JSON)
-			.result(BenchmarkFiles.jmh(this.results, scenario.id())
+			.result(BenchmarkFiles.jmh(this.results, resultId)
 				.resolve((parameter.equals("nodes") ? "nodes-" : "") + value + "-r" + round + ".json")
 				.toString());
 		if (scenario == Scenario.UNCONTENDED || scenario == Scenario.BREAKDOWN) {
@@ -212,7 +280,7 @@ public final class BenchmarkMain {
 			options.addProfiler(GCProfiler.class);
 		}
 		try {
-			Files.createDirectories(BenchmarkFiles.jmh(this.results, scenario.id()));
+			Files.createDirectories(BenchmarkFiles.jmh(this.results, resultId));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -317,9 +385,13 @@ public final class BenchmarkMain {
 		this.runInfo.put("command", COMMAND);
 	}
 
-	private static String redisBinary() {
-		String binary = System.getenv("DISTLOCK_REDIS_SERVER");
-		return (binary != null) ? binary : "the redis-server shipped in com.github.codemonstur:embedded-redis";
+	private static String redisBinary(String version) {
+		String binary = System.getProperty("distlock.redis.server", System.getenv("DISTLOCK_REDIS_SERVER"));
+		if (binary != null && !binary.isBlank()) {
+			return binary;
+		}
+		return "the redis-server shipped in "
+				+ (version.startsWith("6.") ? "com.github.codemonstur:embedded-redis" : "org.signal:embedded-redis");
 	}
 
 	private static String cpuModel() {
@@ -422,6 +494,9 @@ public final class BenchmarkMain {
 			.toAbsolutePath();
 
 		Path docs = Path.of(Files.isDirectory(Path.of("lock-benchmarks")) ? "docs" : "../docs").toAbsolutePath();
+
+		// Hand-written, in the repository: a quick run includes it as the full run does.
+		final Path analysis = this.docs.resolve(ReportGenerator.ANALYSIS_FILE);
 
 		private boolean docsGiven;
 

@@ -84,11 +84,25 @@ public class CostBreakdownBenchmark {
 
 	private static final Duration WAIT = Duration.ofSeconds(LockContender.WAIT_SECONDS);
 
+	// The keys and arguments with which RedisLockClient runs acquire.lua and release.lua
+	// for the lock of KEY (see RedisLockKeys): to be kept in step with those scripts.
+	private static final String LOCK = "lock:" + KEY;
+
+	private static final List<String> ACQUIRE_KEYS = List.of(LOCK, derived("fence"), derived("read-holds"),
+			derived("writer-waiting"), derived("waiters"));
+
+	private static final List<String> RELEASE_KEYS = List.of(LOCK, derived("queue"), derived("writer-waiting"),
+			derived("waiters"));
+
 	private static final String COMPARE_AND_DELETE = """
 			if redis.call('GET', KEYS[1]) == ARGV[1] then
 			  return redis.call('DEL', KEYS[1])
 			end
 			return 0""";
+
+	private static String derived(String type) {
+		return "{" + LOCK + "}\u001f" + type + "\u001f" + LOCK;
+	}
 
 	/**
 	 * One lock+unlock of the variant.
@@ -153,6 +167,11 @@ public class CostBreakdownBenchmark {
 
 		private final RedisScript<Long> compareAndDelete = RedisScript.of(COMPARE_AND_DELETE, Long.class);
 
+		@SuppressWarnings("rawtypes")
+		private final RedisScript<List> acquireScript = RedisScript.of(script("acquire.lua"), List.class);
+
+		private final RedisScript<Long> releaseScript = RedisScript.of(script("release.lua"), Long.class);
+
 		/**
 		 * Set up the variant.
 		 */
@@ -170,7 +189,7 @@ public class CostBreakdownBenchmark {
 					this.acquireSha = commands().scriptLoad(script("acquire.lua"));
 					this.releaseSha = commands().scriptLoad(script("release.lua"));
 				}
-				case "floor-spring-data", "client" -> {
+				case "floor-spring-data", "scripts-template", "client" -> {
 					LettuceConnectionFactory factory = new LettuceConnectionFactory(
 							new RedisStandaloneConfiguration(address.host(), address.port()));
 					factory.afterPropertiesSet();
@@ -203,20 +222,21 @@ public class CostBreakdownBenchmark {
 				case "scripts-lettuce" -> {
 					RedisCommands<String, String> commands = commands();
 					List<Object> acquired = commands.evalsha(this.acquireSha, ScriptOutputType.MULTI,
-							new String[] { "lock:" + KEY, "{lock:" + KEY + "}\u001ffence\u001flock:" + KEY,
-									"{lock:" + KEY + "}\u001fread-holds\u001flock:" + KEY,
-									"{lock:" + KEY + "}\u001fwriter-waiting\u001flock:" + KEY },
-							token, String.valueOf(TTL.toMillis()), "3600000", "2000");
+							ACQUIRE_KEYS.toArray(new String[0]), acquireArgs(token));
 					check(Long.valueOf(1).equals(acquired.get(0)));
-					commands.evalsha(this.releaseSha, ScriptOutputType.INTEGER,
-							new String[] { "lock:" + KEY, "{lock:" + KEY + "}\u001fqueue\u001flock:" + KEY }, token,
-							"distlock:released:{lock:" + KEY + "}\u001flock:" + KEY, "lock:" + KEY);
+					commands.evalsha(this.releaseSha, ScriptOutputType.INTEGER, RELEASE_KEYS.toArray(new String[0]),
+							releaseArgs(token));
+				}
+				case "scripts-template" -> {
+					StringRedisTemplate redis = this.redis;
+					check(redis != null && Long.valueOf(1)
+						.equals(redis.execute(this.acquireScript, ACQUIRE_KEYS, (Object[]) acquireArgs(token)).get(0)));
+					redis.execute(this.releaseScript, RELEASE_KEYS, (Object[]) releaseArgs(token));
 				}
 				case "client", "client-in-app" -> {
 					RedisLockClient client = this.client;
-					check(client != null
-							&& client.tryAcquire("lock:" + KEY, token, TTL) instanceof AcquireResult.Acquired);
-					client.release("lock:" + KEY, token);
+					check(client != null && client.tryAcquire(LOCK, token, TTL) instanceof AcquireResult.Acquired);
+					client.release(LOCK, token);
 				}
 				case "template-no-renew" -> {
 					try (LockHandle lock = template().tryAcquire(LockRequest.of(KEY, TTL, WAIT).withAutoRenew(false))
@@ -309,6 +329,14 @@ public class CostBreakdownBenchmark {
 				throw new IllegalStateException("Not set up");
 			}
 			return template;
+		}
+
+		private static String[] acquireArgs(String token) {
+			return new String[] { token, String.valueOf(TTL.toMillis()), "600000", "2000" };
+		}
+
+		private static String[] releaseArgs(String token) {
+			return new String[] { token, "distlock:released:{" + LOCK + "}\u001f" + LOCK, LOCK, "PUBLISH" };
 		}
 
 		private static void check(boolean acquired) {

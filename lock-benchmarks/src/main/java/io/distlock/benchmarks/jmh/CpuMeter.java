@@ -32,11 +32,17 @@ import io.distlock.benchmarks.harness.RedisInfo;
 
 /**
  * The CPU time that the measurement iterations cost: of this JVM (all its threads, the
- * client's I/O threads included) and of the Redis server. Divided by the operations, it
- * gives the cost of one operation, which a busy shared machine disturbs far less than
- * throughput.
+ * client's I/O threads included) and of the Redis server, with the commands and pub/sub
+ * messages Redis processed meanwhile. Divided by the operations, it gives the cost of one
+ * operation, which a busy shared machine disturbs far less than throughput.
  */
 final class CpuMeter {
+
+	/**
+	 * The INFO sections read at each end of an iteration, {@code stats} last, so that the
+	 * other INFO commands of a reading fall outside the counted commands.
+	 */
+	private static final String[] SECTIONS = { "commandstats", "cpu", "stats" };
 
 	private final com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
 		.getOperatingSystemMXBean();
@@ -53,6 +59,10 @@ final class CpuMeter {
 
 	private double commands;
 
+	private long publishesStart;
+
+	private long publishes;
+
 	private long jvmNanos;
 
 	private double redisSeconds;
@@ -64,21 +74,31 @@ final class CpuMeter {
 	void startIteration(IterationParams iteration) {
 		this.measuring = iteration.getType() == IterationType.MEASUREMENT;
 		if (this.measuring) {
-			RedisInfo info = RedisInfo.read(this.redis, "cpu", "stats");
+			RedisInfo info = RedisInfo.read(this.redis, SECTIONS);
 			this.redisStart = info.cpuSeconds();
-			// The INFO command itself counts once it has run.
+			this.publishesStart = publishes(info);
+			// The INFO stats command itself counts once it has run.
 			this.commandsStart = info.number("total_commands_processed") + 1;
 			this.jvmStart = this.os.getProcessCpuTime();
 		}
 	}
 
+	/**
+	 * The pub/sub messages Redis published so far; {@code INFO commandstats} counts the
+	 * calls that scripts make too.
+	 */
+	private static long publishes(RedisInfo info) {
+		return info.calls("publish") + info.calls("spublish");
+	}
+
 	void endIteration() {
 		if (this.measuring) {
 			this.jvmNanos += this.os.getProcessCpuTime() - this.jvmStart;
-			RedisInfo info = RedisInfo.read(this.redis, "cpu", "stats");
+			RedisInfo info = RedisInfo.read(this.redis, SECTIONS);
 			this.redisSeconds += info.cpuSeconds() - this.redisStart;
-			// Less the first INFO of this reading, which counted before stats were read.
-			this.commands += info.number("total_commands_processed") - 1 - this.commandsStart;
+			this.publishes += publishes(info) - this.publishesStart;
+			// Less the INFO commands of this reading that counted before stats were read.
+			this.commands += info.number("total_commands_processed") - (SECTIONS.length - 1) - this.commandsStart;
 			this.measuring = false;
 		}
 	}
@@ -91,9 +111,10 @@ final class CpuMeter {
 	void print(String name, long operations) {
 		if (operations > 0) {
 			System.out.printf(
-					"%n%s: JVM CPU %.1f us/op, Redis CPU %.1f us/op, %.2f Redis commands/op over %d operations%n", name,
-					this.jvmNanos / 1000.0 / operations, this.redisSeconds * 1e6 / operations,
-					this.commands / operations, operations);
+					"%n%s: JVM CPU %.1f us/op, Redis CPU %.1f us/op, %.2f Redis commands/op, %.2f pub/sub messages/op"
+							+ " over %d operations%n",
+					name, this.jvmNanos / 1000.0 / operations, this.redisSeconds * 1e6 / operations,
+					this.commands / operations, (double) this.publishes / operations, operations);
 		}
 	}
 
@@ -107,7 +128,8 @@ final class CpuMeter {
 			return;
 		}
 		Map<String, Object> measured = Map.of("operations", operations, "jvmCpuNanos", this.jvmNanos, "redisCpuNanos",
-				Math.round(this.redisSeconds * 1e9), "redisCommands", Math.round(this.commands));
+				Math.round(this.redisSeconds * 1e9), "redisCommands", Math.round(this.commands), "pubsubMessages",
+				this.publishes);
 		try {
 			BenchmarkFiles.writeString(directory.resolve(UUID.randomUUID() + ".json"),
 					new ObjectMapper().writeValueAsString(measured));

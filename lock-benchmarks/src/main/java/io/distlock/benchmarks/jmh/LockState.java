@@ -99,7 +99,7 @@ public class LockState {
 	@TearDown(Level.Trial)
 	public void tearDown() {
 		Path results = BenchmarkFiles.resultsDirectory();
-		String scenarioId = (this.scenario != null) ? this.scenario.id() : "unknown";
+		String scenarioId = (this.scenario != null) ? BenchmarkFiles.resultId(this.scenario) : "unknown";
 		this.latencies.write(BenchmarkFiles.histograms(results, scenarioId, this.contender));
 		cpu().write(BenchmarkFiles.cpu(results, scenarioId, this.contender), this.latencies.measuredCount());
 		if (this.lock != null) {

@@ -17,9 +17,9 @@
 package io.distlock.benchmarks.report;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -40,16 +39,20 @@ import io.distlock.benchmarks.contenders.Contender;
  * Writes {@code benchmarks.md} and {@code benchmarks.svg} from the results of one run:
  * the machine line, the command, the targets with their verdicts, a table per scenario
  * with ratios to the floor, and the chart. Every number comes from the results directory;
- * the only hand-written text is the methodology and the analysis notes kept beside this
- * class.
+ * the only hand-written text is the methodology and the analysis, which is kept apart in
+ * {@value #ANALYSIS_FILE} beside the report, so that it can be rewritten after a run and
+ * included with {@code --report-only}.
  */
 public final class ReportGenerator {
+
+	/**
+	 * The hand-written analysis that the report includes, in the docs directory.
+	 */
+	public static final String ANALYSIS_FILE = "benchmarks-analysis.md";
 
 	private static final String FLOOR = Contender.LETTUCE_FLOOR.id();
 
 	private static final String TEMPLATE = Contender.DISTLOCK_TEMPLATE.id();
-
-	private static final String ANNOTATION = Contender.DISTLOCK_ANNOTATION.id();
 
 	private static final List<String> REDISSON = List.of(Contender.REDISSON_LEASE.id(),
 			Contender.REDISSON_WATCHDOG.id());
@@ -59,10 +62,13 @@ public final class ReportGenerator {
 
 	private final ResultSet results;
 
+	private final Path analysis;
+
 	private final StringBuilder md = new StringBuilder();
 
-	private ReportGenerator(ResultSet results) {
+	private ReportGenerator(ResultSet results, Path analysis) {
 		this.results = results;
+		this.analysis = analysis;
 	}
 
 	/**
@@ -70,19 +76,22 @@ public final class ReportGenerator {
 	 * @param results the results directory of a run
 	 * @param docs the directory to write {@code benchmarks.md} and {@code benchmarks.svg}
 	 * to
+	 * @param analysis the hand-written analysis to include
 	 */
-	public static void generate(Path results, Path docs) {
-		ReportGenerator generator = new ReportGenerator(ResultSet.load(results));
+	public static void generate(Path results, Path docs, Path analysis) {
+		ReportGenerator generator = new ReportGenerator(ResultSet.load(results), analysis);
 		BenchmarkFiles.writeString(docs.resolve("benchmarks.md"), generator.markdown());
 		BenchmarkFiles.writeString(docs.resolve("benchmarks.svg"), generator.chart());
 	}
 
 	/**
 	 * Regenerate the report from existing results.
-	 * @param args the results directory and the docs directory
+	 * @param args the results directory, the docs directory and, optionally, the analysis
+	 * file (by default {@value #ANALYSIS_FILE} in the docs directory)
 	 */
 	public static void main(String[] args) {
-		generate(Path.of(args[0]), Path.of(args[1]));
+		Path docs = Path.of(args[1]);
+		generate(Path.of(args[0]), docs, (args.length > 2) ? Path.of(args[2]) : docs.resolve(ANALYSIS_FILE));
 	}
 
 	private String markdown() {
@@ -122,74 +131,72 @@ public final class ReportGenerator {
 		line("![distlock against the floor, Redisson and Spring Integration](benchmarks.svg)");
 		line();
 		targets();
-		uncontended();
+		uncontended(Scenario.UNCONTENDED.id(), "");
 		breakdown();
 		distinctKeys();
-		oneKey();
+		oneKey(Scenario.ONE_KEY.id(), "");
+		String secondRedis = ", Redis " + machine.path("secondRedisVersion").asText("7.0");
+		uncontended(BenchmarkMain.secondRedisResultId(Scenario.UNCONTENDED), secondRedis);
+		oneKey(BenchmarkMain.secondRedisResultId(Scenario.ONE_KEY), secondRedis);
 		handoff();
 		renewal();
 		redlock();
 		methodology(machine);
-		line(resource("notes.md"));
+		analysis();
 		return this.md.toString();
 	}
 
 	private void targets() {
 		line("## Targets");
 		line();
+		line("Issue 18's targets, each computed from this run; a missed target links to the analysis.");
+		line();
 		line("| target | measured | verdict |");
 		line("| --- | --- | --- |");
-		String uncontended = Scenario.UNCONTENDED.id();
-		Optional<Double> floor = ratio(uncontended, TEMPLATE, FLOOR);
-		target("Uncontended 1-thread lock+unlock: LockTemplate ≥ 0.90× the raw-Lettuce floor",
-				floor.map((ratio) -> times(ratio) + " the floor"), floor.map((ratio) -> ratio >= 0.90));
-		String bestRedisson = best(uncontended, REDISSON);
-		Optional<Double> redisson = ratio(uncontended, TEMPLATE, bestRedisson);
-		target("Uncontended 1-thread lock+unlock: LockTemplate ≥ 1.0× Redisson (its faster variant)",
-				redisson.map((ratio) -> times(ratio) + " " + label(bestRedisson)),
-				redisson.map((ratio) -> ratio >= 1.0));
-		Optional<Double> annotation = ratio(uncontended, ANNOTATION, TEMPLATE);
-		target("Through `@DistributedLocked`: within 5% of LockTemplate (uncontended)",
-				annotation.map((ratio) -> times(ratio) + " LockTemplate"),
-				annotation.map((ratio) -> ratio >= 0.95 && ratio <= 1.05));
-		String oneKey = Scenario.ONE_KEY.id();
-		String bestRedissonOneKey = best(oneKey, REDISSON);
-		Optional<Double> handoffs = ratio(oneKey, TEMPLATE, bestRedissonOneKey);
-		target("16 threads on one key: LockTemplate handoffs/s ≥ Redisson's (its faster variant)",
-				handoffs.map((ratio) -> times(ratio) + " " + label(bestRedissonOneKey)),
-				handoffs.map((ratio) -> ratio >= 1.0));
-		Optional<Percentiles> handoff = this.results.handoff(TEMPLATE);
-		target("Handoff latency median < 1 ms (LockTemplate)", handoff.map((p) -> "p50 " + micros(p.p50())),
-				handoff.map((p) -> p.p50() < 1000));
-		List<String> overlapping = new ArrayList<>();
-		for (Contender contender : Contender.values()) {
-			if (this.results.overlapped(oneKey, contender.id()) || this.results.handoffOverlapped(contender.id())) {
-				overlapping.add(contender.label());
-			}
+		for (Targets.Target target : Targets.evaluate(this.results)) {
+			String verdict = target.met()
+				.map((ok) -> ok ? "met" : "**missed**, see [analysis](#analysis)")
+				.orElse("not measured");
+			line("| " + target.target() + " | " + target.measured().orElse("—") + " | " + verdict + " |");
 		}
-		target("Mutual exclusion: no two holders ever overlap (16 threads on one key, handoff)",
-				Optional.of(overlapping.isEmpty() ? "no overlap seen" : "OVERLAP: " + String.join(", ", overlapping)),
-				Optional.of(overlapping.isEmpty()));
 		line();
 	}
 
-	private void target(String target, Optional<String> measured, Optional<Boolean> met) {
-		String verdict = met.map((ok) -> ok ? "met" : "**missed**, see [analysis](#analysis)").orElse("not measured");
-		line("| " + target + " | " + measured.orElse("—") + " | " + verdict + " |");
+	private void analysis() {
+		line("## Analysis");
+		line();
+		line("<!-- Hand-written: included from docs/" + ANALYSIS_FILE
+				+ " by ReportGenerator; edit that file, not this section. -->");
+		line();
+		if (Files.isRegularFile(this.analysis)) {
+			try {
+				line(Files.readString(this.analysis, StandardCharsets.UTF_8).strip());
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		else {
+			line("No analysis written for this run yet (docs/" + ANALYSIS_FILE + ").");
+		}
 	}
 
-	private void uncontended() {
-		String scenario = Scenario.UNCONTENDED.id();
-		line("## Uncontended lock+unlock, 1 thread");
+	private void uncontended(String scenario, String redis) {
+		if (!redis.isEmpty() && this.results.runs(scenario, FLOOR) == 0) {
+			return;
+		}
+		line("## Uncontended lock+unlock, 1 thread" + redis);
 		line();
 		line("One thread locks and unlocks one key that nobody else wants; nothing runs under the lock. "
 				+ "Latency is the whole lock+unlock as the caller sees it. Allocation is JMH's `-prof gc` "
 				+ "(`gc.alloc.rate.norm`): bytes allocated per lock+unlock by all threads of the JVM, the "
-				+ "client's I/O threads included.");
+				+ "client's I/O threads included. Pub/sub messages count every `PUBLISH` and `SPUBLISH` "
+				+ "(`INFO commandstats`, which counts the calls scripts make).");
 		line();
 		line("| contender | lock+unlock/s | × floor | p50 | p99 | p99.9 | CPU per lock+unlock: JVM / Redis "
-				+ "| Redis commands per lock+unlock | allocated per lock+unlock | × floor |");
-		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+				+ "| Redis commands per lock+unlock | pub/sub messages per lock+unlock | allocated per lock+unlock "
+				+ "| × floor |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 		Optional<Summary> floorAllocation = this.results.allocation(scenario, FLOOR);
 		for (Contender contender : Contender.values()) {
 			String id = contender.id();
@@ -200,7 +207,8 @@ public final class ReportGenerator {
 					+ latency.map((p) -> micros(p.p50())).orElse("—") + " | "
 					+ latency.map((p) -> micros(p.p99())).orElse("—") + " | "
 					+ latency.map((p) -> micros(p.p999())).orElse("—") + " | " + cpuCell(scenario, id) + " | "
-					+ commandsCell(scenario, id) + " | " + allocation.map((a) -> bytes(a.mean())).orElse("—") + " | "
+					+ commandsCell(scenario, id) + " | " + publishesCell(scenario, id) + " | "
+					+ allocation.map((a) -> bytes(a.mean())).orElse("—") + " | "
 					+ allocation.flatMap((a) -> floorAllocation.map((f) -> times(a.mean() / f.mean()))).orElse("—")
 					+ " |");
 		}
@@ -215,25 +223,33 @@ public final class ReportGenerator {
 		line("### Where distlock's uncontended time goes");
 		line();
 		line("`CostBreakdownBenchmark`, one fork per row, in the same run: from the floor to the full "
-				+ "`LockTemplate`, one layer at a time. Throughput on this machine is noisy; CPU and allocation "
-				+ "per lock+unlock are the steadier measures of what each layer adds.");
+				+ "`LockTemplate`, one layer at a time, each row against the one above showing what a layer costs "
+				+ "and so what each of issue 18's changes removes. Throughput on this machine is noisy; CPU, "
+				+ "commands, messages and allocation per lock+unlock are the steadier measures.");
 		line();
 		line("| layer | lock+unlock/s | CPU per lock+unlock: JVM / Redis | Redis commands per lock+unlock "
-				+ "| allocated per lock+unlock |");
-		line("| --- | ---: | ---: | ---: | ---: |");
+				+ "| pub/sub messages per lock+unlock | allocated per lock+unlock |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: |");
 		Map<String, String> layers = new LinkedHashMap<>();
 		layers.put("floor", "raw Lettuce, `SET NX PX` + `EVALSHA` compare-and-delete (the floor)");
 		layers.put("floor-spring-data", "the same two commands through `StringRedisTemplate`");
-		layers.put("scripts-lettuce", "distlock's `acquire.lua` + `release.lua` on raw Lettuce, nobody subscribed");
-		layers.put("client", "`RedisLockClient` (the scripts through `StringRedisTemplate`), nobody subscribed");
-		layers.put("client-in-app",
-				"`RedisLockClient` in the Boot application, whose release subscription " + "receives every release");
+		layers.put("scripts-lettuce", "distlock's `acquire.lua` + `release.lua` on raw Lettuce, nobody subscribed: "
+				+ "against the floor, the fencing token, the fair-queue check and the release message");
+		layers.put("scripts-template", "the same scripts through `StringRedisTemplate.execute(RedisScript)`, as "
+				+ "`RedisLockClient` ran them before issue 18: the per-call connection proxy");
+		layers.put("client",
+				"`RedisLockClient` as shipped, nobody subscribed: scripts on the connection "
+						+ "(`execute(RedisCallback, exposeConnection=true)`, `EVALSHA`), against the row above what "
+						+ "dropping the proxy removed");
+		layers.put("client-in-app", "`RedisLockClient` in the Boot application, with its release subscription: "
+				+ "what the subscription costs when nobody waits");
 		layers.put("template-no-renew", "`LockTemplate`, `withAutoRenew(false)`, wait 10 s");
 		layers.put("template-wait-zero", "`LockTemplate`, auto-renew, wait 0 (tries once: no waiter registered)");
 		layers.put("template", "`LockTemplate` as published: auto-renew, wait 10 s");
 		layers.forEach((variant,
 				description) -> line("| " + description + " | " + throughputCell(scenario, variant) + " | "
 						+ cpuCell(scenario, variant) + " | " + commandsCell(scenario, variant) + " | "
+						+ publishesCell(scenario, variant) + " | "
 						+ this.results.allocation(scenario, variant).map((a) -> bytes(a.mean())).orElse("—") + " |"));
 		line();
 	}
@@ -246,8 +262,8 @@ public final class ReportGenerator {
 				+ "a key of its own: how many uncontended locks per second one client sustains.");
 		line();
 		line("| contender | lock+unlock/s | × floor | p50 | p99 | p99.9 | CPU per lock+unlock: JVM / Redis "
-				+ "| Redis commands per lock+unlock |");
-		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+				+ "| Redis commands per lock+unlock | pub/sub messages per lock+unlock |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 		for (Contender contender : Contender.values()) {
 			String id = contender.id();
 			Optional<Percentiles> latency = this.results.latencies(scenario, id);
@@ -256,15 +272,17 @@ public final class ReportGenerator {
 					+ latency.map((p) -> micros(p.p50())).orElse("—") + " | "
 					+ latency.map((p) -> micros(p.p99())).orElse("—") + " | "
 					+ latency.map((p) -> micros(p.p999())).orElse("—") + " | " + cpuCell(scenario, id) + " | "
-					+ commandsCell(scenario, id) + " |");
+					+ commandsCell(scenario, id) + " | " + publishesCell(scenario, id) + " |");
 		}
 		line();
 	}
 
-	private void oneKey() {
-		String scenario = Scenario.ONE_KEY.id();
+	private void oneKey(String scenario, String redis) {
+		if (!redis.isEmpty() && this.results.runs(scenario, FLOOR) == 0) {
+			return;
+		}
 		String bestRedisson = best(scenario, REDISSON);
-		line("## 16 threads, one key");
+		line("## 16 threads, one key" + redis);
 		line();
 		line("Sixteen threads of one application all lock the same key, do about a microsecond of work under it "
 				+ "and unlock: every lock+unlock is a handoff. Time to acquire runs from the call to the moment "
@@ -273,8 +291,8 @@ public final class ReportGenerator {
 		line();
 		line("| contender | handoffs/s | × floor | × " + label(bestRedisson)
 				+ " | time to acquire p50 | p99 | p99.9 | CPU per handoff: JVM / Redis | Redis commands per handoff "
-				+ "| mutual exclusion |");
-		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+				+ "| pub/sub messages per handoff | mutual exclusion |");
+		line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
 		for (Contender contender : Contender.values()) {
 			String id = contender.id();
 			boolean overlapped = this.results.overlapped(scenario, id);
@@ -285,12 +303,15 @@ public final class ReportGenerator {
 					+ latency.map((p) -> micros(p.p50())).orElse("—") + " | "
 					+ latency.map((p) -> micros(p.p99())).orElse("—") + " | "
 					+ latency.map((p) -> micros(p.p999())).orElse("—") + " | " + cpuCell(scenario, id) + " | "
-					+ commandsCell(scenario, id) + " | "
+					+ commandsCell(scenario, id) + " | " + publishesCell(scenario, id) + " | "
 					+ (overlapped ? "**OVERLAP: FAILED**" : (this.results.runs(scenario, id) > 0)
 							? "no overlap in " + this.results.forks(scenario, id) + " fork(s)" : "—")
 					+ " |");
 		}
 		line();
+		if (!redis.isEmpty()) {
+			return;
+		}
 		line("The floor has no waiting strategy: a busy lock is retried at once, so its number is a spin loop "
 				+ "on one connection, not a design to copy. Spring Integration serializes the threads of one "
 				+ "registry on a local `ReentrantLock` per key before they go to Redis.");
@@ -370,8 +391,9 @@ public final class ReportGenerator {
 		}
 		line("Uncontended lock+unlock on 1 thread through `LockTemplate`, over `RedlockNodes` connections to 1, 3 "
 				+ "or 5 independent `redis-server`s (200 ms node timeout, clock drift factor 0.01). One node is the "
-				+ "plain single-node client; 3 and 5 are `RedlockClient`, which calls the nodes in parallel and "
-				+ "then raises the fencing counter on the majority.");
+				+ "plain single-node client; 3 and 5 are `RedlockClient`, which sends acquire and release to all "
+				+ "nodes from the caller and raises a fencing counter only on a node that is behind (none in the "
+				+ "steady state).");
 		line();
 		line("| nodes | lock+unlock/s | × 1 node | p50 | p99 | p99.9 |");
 		line("| --- | ---: | ---: | ---: | ---: | ---: |");
@@ -393,7 +415,10 @@ public final class ReportGenerator {
 		line("- **One run, one Redis, interleaved.** `BenchmarkMain` starts one `redis-server` through the test "
 				+ "harness (`io.distlock.test.RedisServer`, loopback, no persistence) and runs every contender "
 				+ "against it; each round runs one JMH fork of every contender in turn, the second round in "
-				+ "reverse order, with `FLUSHALL` before each. Redlock runs last on five further servers.");
+				+ "reverse order, with `FLUSHALL` before each. The uncontended and one-key scenarios then run "
+				+ "again, the same way, on a Redis " + machine.path("secondRedisVersion").asText("7.0") + " server ("
+				+ machine.path("secondRedisBinary").asText("org.signal:embedded-redis")
+				+ "), started through the harness in a JVM of its own. Redlock runs last on five further servers.");
 		line("- **JMH** " + machine.path("versions").path("JMH").asText("") + ", throughput mode. Uncontended: "
 				+ machine.path("jmh.uncontended").asText("?") + "; distinct keys and one key: "
 				+ machine.path("jmh.one-key").asText(machine.path("jmh.distinct-keys").asText("?")) + "; Redlock: "
@@ -421,7 +446,7 @@ public final class ReportGenerator {
 				+ machine.path("renewal").asText("?") + ".");
 		line("- **Other ways to run it:** `java -jar lock-benchmarks/target/benchmarks.jar --quick` is a smoke run of "
 				+ "a few minutes that writes only below `target/`; `--only=one-key,handoff` runs some steps "
-				+ "(uncontended, distinct-keys, one-key, breakdown, handoff, renewal, redlock); `--report-only` "
+				+ "(uncontended, distinct-keys, one-key, breakdown, handoff, renewal, redis-7.0, redlock); `--report-only` "
 				+ "rewrites this page from the last results. Single benchmarks run through JMH's own main, for "
 				+ "example with a profiler: `java -cp lock-benchmarks/target/benchmarks.jar org.openjdk.jmh.Main "
 				+ "CostBreakdown -prof gc` (each fork then starts its own `redis-server`).");
@@ -507,20 +532,19 @@ public final class ReportGenerator {
 			.orElse("—");
 	}
 
+	private String publishesCell(String scenario, String key) {
+		return this.results.cpu(scenario, key)
+			.flatMap(ResultSet.CpuPerOperation::publishesPerOperation)
+			.map((messages) -> String.format(Locale.ROOT, (messages == 0) ? "0" : "%.2f", messages))
+			.orElse("—");
+	}
+
 	private Optional<Double> ratio(String scenario, String key, String baseline) {
-		return this.results.throughput(scenario, key)
-			.flatMap((s) -> this.results.throughput(scenario, baseline).map((b) -> s.mean() / b.mean()));
+		return this.results.ratio(scenario, key, baseline);
 	}
 
 	private String best(String scenario, List<String> candidates) {
-		Function<String, Double> score = (id) -> this.results.throughput(scenario, id).map(Summary::mean).orElse(-1.0);
-		String best = candidates.get(0);
-		for (String candidate : candidates) {
-			if (score.apply(candidate) > score.apply(best)) {
-				best = candidate;
-			}
-		}
-		return best;
+		return this.results.fastest(scenario, candidates);
 	}
 
 	private static String label(String id) {
@@ -542,18 +566,18 @@ public final class ReportGenerator {
 		return String.format(Locale.ROOT, "%,.0f", value);
 	}
 
-	private static String times(double ratio) {
+	static String times(double ratio) {
 		return String.format(Locale.ROOT, "%.2f×", ratio);
 	}
 
-	private static String micros(double micros) {
+	static String micros(double micros) {
 		if (micros >= 10_000) {
 			return String.format(Locale.ROOT, "%,.1f ms", micros / 1000);
 		}
 		return String.format(Locale.ROOT, (micros >= 100) ? "%,.0f µs" : "%.1f µs", micros);
 	}
 
-	private static String bytes(double bytes) {
+	static String bytes(double bytes) {
 		return String.format(Locale.ROOT, "%,.0f B", bytes);
 	}
 
@@ -570,15 +594,6 @@ public final class ReportGenerator {
 
 	private static String minutes(JsonNode seconds) {
 		return seconds.isMissingNode() ? "?" : String.format(Locale.ROOT, "%.1f min", seconds.asDouble() / 60);
-	}
-
-	private static String resource(String name) {
-		try (InputStream input = ReportGenerator.class.getResourceAsStream(name)) {
-			return (input != null) ? new String(input.readAllBytes(), StandardCharsets.UTF_8) : "";
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 	private void line(String text) {

@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -120,6 +121,8 @@ final class ResultSet {
 		long jvm = 0;
 		long redis = 0;
 		long commands = 0;
+		long publishes = 0;
+		boolean publishesCounted = false;
 		for (Path file : list(BenchmarkFiles.cpu(this.results, scenario, key))) {
 			Optional<JsonNode> node = readJson(file);
 			if (node.isPresent()) {
@@ -127,10 +130,14 @@ final class ResultSet {
 				jvm += node.get().path("jvmCpuNanos").asLong();
 				redis += node.get().path("redisCpuNanos").asLong();
 				commands += node.get().path("redisCommands").asLong();
+				// Results of runs before pub/sub messages were counted lack the field.
+				publishesCounted |= node.get().has("pubsubMessages");
+				publishes += node.get().path("pubsubMessages").asLong();
 			}
 		}
-		return (operations > 0) ? Optional.of(new CpuPerOperation(jvm / 1000.0 / operations,
-				redis / 1000.0 / operations, (double) commands / operations)) : Optional.empty();
+		return (operations > 0) ? Optional.of(new CpuPerOperation(operations, jvm / 1000.0 / operations,
+				redis / 1000.0 / operations, (double) commands / operations,
+				publishesCounted ? OptionalLong.of(publishes) : OptionalLong.empty())) : Optional.empty();
 	}
 
 	Optional<Percentiles> latencies(String scenario, String key) {
@@ -258,13 +265,56 @@ final class ResultSet {
 	}
 
 	/**
-	 * CPU time per operation in microseconds.
-	 *
-	 * @param jvm of the benchmark JVM, all threads
-	 * @param redis of the Redis server
-	 * @param commands Redis commands per operation, including those run by scripts
+	 * Return the throughput of a contender as a multiple of another's in the same
+	 * scenario.
+	 * @param scenario the scenario id
+	 * @param key the contender id, or {@code nodes-N} for Redlock
+	 * @param baseline the contender to divide by
+	 * @return the ratio, empty unless both were measured
 	 */
-	record CpuPerOperation(double jvm, double redis, double commands) {
+	Optional<Double> ratio(String scenario, String key, String baseline) {
+		return throughput(scenario, key).flatMap((s) -> throughput(scenario, baseline).map((b) -> s.mean() / b.mean()));
+	}
+
+	/**
+	 * Return the candidate with the highest throughput in the scenario.
+	 * @param scenario the scenario id
+	 * @param candidates the contender ids, at least one
+	 * @return the fastest, the first if none was measured
+	 */
+	String fastest(String scenario, List<String> candidates) {
+		String best = candidates.get(0);
+		double bestScore = throughput(scenario, best).map(Summary::mean).orElse(-1.0);
+		for (String candidate : candidates) {
+			double score = throughput(scenario, candidate).map(Summary::mean).orElse(-1.0);
+			if (score > bestScore) {
+				best = candidate;
+				bestScore = score;
+			}
+		}
+		return best;
+	}
+
+	/**
+	 * The cost of one operation over the measured iterations.
+	 *
+	 * @param operations the operations measured
+	 * @param jvm CPU time of the benchmark JVM, all threads, in microseconds
+	 * @param redis CPU time of the Redis server, in microseconds
+	 * @param commands Redis commands per operation, including those run by scripts
+	 * @param publishes all {@code PUBLISH} and {@code SPUBLISH} calls over the
+	 * operations, scripts' included; empty when the run did not count them
+	 */
+	record CpuPerOperation(long operations, double jvm, double redis, double commands, OptionalLong publishes) {
+
+		/**
+		 * Return the pub/sub messages per operation.
+		 * @return the messages per operation, empty when not counted
+		 */
+		Optional<Double> publishesPerOperation() {
+			return this.publishes.isPresent() ? Optional.of((double) this.publishes.getAsLong() / this.operations)
+					: Optional.empty();
+		}
 
 	}
 
