@@ -38,8 +38,8 @@ public interface HandoverLockClient extends LockClient {
 	 * @param ownerToken the token of the current holder
 	 * @param newOwnerToken the token of the new holder
 	 * @param ttl the new holder's lease time
-	 * @return the outcome; when not {@link Handover.HandedOver}, the current holder's
-	 * lock is left as it was
+	 * @return the outcome; when not {@link HandedOver}, the current holder's lock is left
+	 * as it was
 	 */
 	Handover handOver(String key, String ownerToken, String newOwnerToken, Duration ttl);
 
