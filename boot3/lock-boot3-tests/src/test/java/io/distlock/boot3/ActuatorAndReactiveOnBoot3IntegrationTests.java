@@ -121,12 +121,14 @@ class ActuatorAndReactiveOnBoot3IntegrationTests {
 	void reactiveLockedMethodRunsOneSubscriptionAtATime() {
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger mostInside = new AtomicInteger();
-		Mono<String> work = Mono.defer(() -> {
-			mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-			return Mono.delay(Duration.ofMillis(20))
-				.map((tick) -> "done")
-				.doFinally((signal) -> inside.decrementAndGet());
-		});
+		// The section ends before the Mono emits: doFinally would run only after the
+		// completion went downstream, where the lock's release has already started.
+		Mono<String> work = Mono.fromRunnable(() -> mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max))
+			.then(Mono.delay(Duration.ofMillis(20)))
+			.then(Mono.fromSupplier(() -> {
+				inside.decrementAndGet();
+				return "done";
+			}));
 		Long completed = Flux.range(0, 8)
 			.flatMap((i) -> this.reports.build(10, work))
 			.count()
