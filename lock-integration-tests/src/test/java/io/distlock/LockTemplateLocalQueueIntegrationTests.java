@@ -42,6 +42,7 @@ import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.test.CriticalSections;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 
@@ -98,8 +99,8 @@ class LockTemplateLocalQueueIntegrationTests {
 	void givenSixteenThreadsOnOneKeyWhenTheyLoopThenSectionsNeverOverlapTokensIncreaseAndTheLockIsHandedOver()
 			throws Exception {
 		Sections sections = Sections.run(this.template, 16, 50);
-		assertThat(sections.overlaps.get()).isZero();
-		assertThat(sections.count.get()).isEqualTo(16 * 50);
+		assertThat(sections.overlaps()).isZero();
+		assertThat(sections.count()).isEqualTo(16 * 50);
 		assertThat(sections.tokensNotIncreasing.get()).isZero();
 		assertThat(this.client.handedOver.get()).isPositive();
 		assertThat(this.template.localQueues()).isZero();
@@ -116,7 +117,7 @@ class LockTemplateLocalQueueIntegrationTests {
 		before = commandsProcessed();
 		Sections queued = Sections.run(this.template, 16, 30);
 		long queuedCommands = commandsProcessed() - before;
-		assertThat(plain.overlaps.get() + queued.overlaps.get()).isZero();
+		assertThat(plain.overlaps() + queued.overlaps()).isZero();
 		assertThat(this.client.handedOver.get()).isPositive();
 		assertThat(queuedCommands).isLessThan(plainCommands);
 	}
@@ -398,58 +399,36 @@ class LockTemplateLocalQueueIntegrationTests {
 	}
 
 	/**
-	 * Critical sections on one key from many threads, with overlaps and fencing tokens
-	 * checked in each.
+	 * Critical sections on one key from many threads ({@link CriticalSections}, which
+	 * counts overlaps and lost updates), with the fencing token checked in each.
 	 */
 	private static final class Sections {
 
-		final AtomicInteger inside = new AtomicInteger();
-
-		final AtomicInteger overlaps = new AtomicInteger();
-
-		final AtomicInteger count = new AtomicInteger();
-
-		final AtomicLong lastToken = new AtomicLong(Long.MIN_VALUE);
+		private final AtomicLong lastToken = new AtomicLong(Long.MIN_VALUE);
 
 		final AtomicInteger tokensNotIncreasing = new AtomicInteger();
 
+		private CriticalSections critical;
+
 		static Sections run(LockTemplate template, int threads, int perThread) throws Exception {
 			Sections sections = new Sections();
-			ExecutorService executor = Executors.newFixedThreadPool(threads);
-			try {
-				List<Future<?>> futures = new ArrayList<>();
-				for (int t = 0; t < threads; t++) {
-					futures.add(executor.submit(() -> {
-						for (int i = 0; i < perThread; i++) {
-							template.execute(LockRequest.of("k", TTL, WAIT), (lock) -> {
-								sections.section(lock.fencingToken());
-								return null;
-							});
+			sections.critical = CriticalSections.run(threads, perThread,
+					(section) -> template.execute(LockRequest.of("k", TTL, WAIT), (lock) -> {
+						if (sections.lastToken.getAndSet(lock.fencingToken()) >= lock.fencingToken()) {
+							sections.tokensNotIncreasing.incrementAndGet();
 						}
+						section.run();
 						return null;
 					}));
-				}
-				for (Future<?> future : futures) {
-					future.get(120, TimeUnit.SECONDS);
-				}
-			}
-			finally {
-				executor.shutdownNow();
-			}
 			return sections;
 		}
 
-		private void section(long token) {
-			if (this.inside.incrementAndGet() != 1) {
-				this.overlaps.incrementAndGet();
-			}
-			if (this.lastToken.getAndSet(token) >= token) {
-				this.tokensNotIncreasing.incrementAndGet();
-			}
-			int value = this.count.get();
-			Thread.yield();
-			this.count.set(value + 1);
-			this.inside.decrementAndGet();
+		int overlaps() {
+			return this.critical.overlaps();
+		}
+
+		int count() {
+			return this.critical.count();
 		}
 
 	}
