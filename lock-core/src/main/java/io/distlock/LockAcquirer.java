@@ -154,7 +154,7 @@ final class LockAcquirer {
 				() -> "Lock '" + key + "' was requested fair, but the lock store " + this.client.getClass().getName()
 						+ " cannot take locks in arrival order (it is no FairLockClient)");
 		if (waitTime.isZero()) {
-			Attempt attempt = attempt(key, ownerToken, ttl, fair, Duration.ZERO, kind);
+			Attempt attempt = attempt(key, ownerToken, ttl, fair, Duration.ZERO, kind, false);
 			stopWaiting(key, ownerToken, attempt.result());
 			return confirmed(key, attempt);
 		}
@@ -162,10 +162,10 @@ final class LockAcquirer {
 		Attempt attempt = null;
 		// Registered before the first attempt, so a release right after it is not missed.
 		try (LockWaiter.Waiter waiting = this.waiter.register(fair ? ownerToken : key, key)) {
-			attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout, kind);
+			attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout, kind, true);
 			while (!(attempt.result() instanceof AcquireResult.Acquired) && deadline - System.nanoTime() > 0) {
 				waiting.await(retryNanos(attempt.result()), deadline);
-				attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout, kind);
+				attempt = attempt(key, ownerToken, ttl, fair, this.queueTimeout, kind, true);
 			}
 			return confirmed(key, attempt);
 		}
@@ -205,11 +205,14 @@ final class LockAcquirer {
 	 * @param ownerToken the token of this acquisition
 	 * @param ttl the lease time
 	 * @param kind how the key is held
+	 * @param waits whether the caller waits for the key if it is busy, so that the holder
+	 * is told to wake it
 	 * @return the attempt
 	 * @throws InterruptedException if the thread was interrupted during the call
 	 */
-	Attempt tryOnce(String key, String ownerToken, Duration ttl, LockKind kind) throws InterruptedException {
-		return confirmed(key, attempt(key, ownerToken, ttl, false, Duration.ZERO, kind));
+	Attempt tryOnce(String key, String ownerToken, Duration ttl, LockKind kind, boolean waits)
+			throws InterruptedException {
+		return confirmed(key, attempt(key, ownerToken, ttl, false, Duration.ZERO, kind, waits));
 	}
 
 	/**
@@ -221,11 +224,11 @@ final class LockAcquirer {
 	}
 
 	private Attempt attempt(String key, String ownerToken, Duration ttl, boolean fair, Duration queueTimeout,
-			LockKind kind) throws InterruptedException {
+			LockKind kind, boolean waits) throws InterruptedException {
 		long sentAt = System.nanoTime();
 		try {
 			return new Attempt(fair ? fairClient().tryAcquireFair(key, ownerToken, ttl, queueTimeout)
-					: kind.tryAcquire(key, ownerToken, ttl), sentAt);
+					: kind.tryAcquire(key, ownerToken, ttl, waits), sentAt);
 		}
 		catch (RuntimeException ex) {
 			// An interrupt makes the Redis client abandon the call; that is the interrupt

@@ -92,15 +92,20 @@ final class LockKind {
 
 	/**
 	 * Try once to take the key this way.
+	 * @param waits whether the caller waits if the key is busy: one that does not is not
+	 * announced to the holder
 	 */
-	AcquireResult tryAcquire(String resource, String ownerToken, Duration ttl) {
+	AcquireResult tryAcquire(String resource, String ownerToken, Duration ttl, boolean waits) {
 		if (isPermit()) {
 			return ((PermitLockClient) this.client).tryAcquirePermit(resource, ownerToken, ttl, this.permits);
 		}
 		if (isRead()) {
-			return ((ReadWriteLockClient) this.client).tryAcquireRead(resource, ownerToken, ttl);
+			ReadWriteLockClient client = (ReadWriteLockClient) this.client;
+			return waits ? client.tryAcquireRead(resource, ownerToken, ttl)
+					: client.tryAcquireReadOnce(resource, ownerToken, ttl);
 		}
-		return this.client.tryAcquire(resource, ownerToken, ttl);
+		return waits ? this.client.tryAcquire(resource, ownerToken, ttl)
+				: this.client.tryAcquireOnce(resource, ownerToken, ttl);
 	}
 
 	/**

@@ -70,7 +70,7 @@ final class MultiKeyAcquirer {
 			// caller would sleep for its backoff or the holder's whole lease.
 			try (LockWaiter.Waiter waiting = (waitedFor != null)
 					? this.acquirer.waiter().register(waitedFor.resource(), waitedFor.resource()) : null) {
-				Pass pass = pass(targets, owners);
+				Pass pass = pass(targets, owners, !waitTime.isZero());
 				if (pass.busy() == null) {
 					return new Outcome(pass.taken(), null);
 				}
@@ -102,18 +102,19 @@ final class MultiKeyAcquirer {
 	}
 
 	/**
-	 * Try every key once, in their global order, up to the first busy one.
+	 * Try every key once, in their global order, up to the first busy one; announced to
+	 * the busy key's holder when the caller waits for it.
 	 * @return the keys taken, and the busy key if there was one
 	 * @throws InterruptedException if the thread was interrupted; what was taken was
 	 * given back
 	 */
-	private Pass pass(List<Target> targets, List<String> owners) throws InterruptedException {
+	private Pass pass(List<Target> targets, List<String> owners, boolean waits) throws InterruptedException {
 		List<Taken> taken = new ArrayList<>(targets.size());
 		try {
 			for (int i = 0; i < targets.size(); i++) {
 				Target target = targets.get(i);
 				LockAcquirer.Attempt attempt = this.acquirer.tryOnce(target.resource(), owners.get(i),
-						target.request().ttl(), target.kind());
+						target.request().ttl(), target.kind(), waits);
 				if (!(attempt.result() instanceof AcquireResult.Acquired acquired)) {
 					return new Pass(taken, target, attempt.result());
 				}

@@ -17,6 +17,7 @@
 package io.distlock.core;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 /**
  * The answer of one acquire attempt: the lock with its fencing token, busy with the
@@ -30,8 +31,37 @@ public sealed interface AcquireResult {
 	 * The lock was taken.
 	 *
 	 * @param fencingToken the fencing token of this acquisition
+	 * @param clockMicros the store's clock when it granted the token, in microseconds
+	 * since the epoch, or {@link #UNKNOWN_CLOCK} when the store does not say; tells how
+	 * far a token runs ahead of the clock, and how far the clocks of several stores
+	 * differ (Redlock)
 	 */
-	record Acquired(long fencingToken) implements AcquireResult {
+	record Acquired(long fencingToken, long clockMicros) implements AcquireResult {
+
+		/**
+		 * The {@link #clockMicros()} of a store that does not tell its clock.
+		 */
+		public static final long UNKNOWN_CLOCK = 0;
+
+		/**
+		 * Create the answer of a store that does not tell its clock.
+		 * @param fencingToken the fencing token of this acquisition
+		 */
+		public Acquired(long fencingToken) {
+			this(fencingToken, UNKNOWN_CLOCK);
+		}
+
+		/**
+		 * Return how far the token runs ahead of the store's clock: zero while tokens
+		 * come from the clock, more after the clock stepped back or after a failover to a
+		 * server whose clock is behind the one that granted the last token.
+		 * @return the lead, or {@link Duration#ZERO} when the store does not tell its
+		 * clock or the token is behind it
+		 */
+		public Duration clockLead() {
+			return (this.clockMicros != UNKNOWN_CLOCK && this.fencingToken > this.clockMicros)
+					? Duration.of(this.fencingToken - this.clockMicros, ChronoUnit.MICROS) : Duration.ZERO;
+		}
 
 	}
 

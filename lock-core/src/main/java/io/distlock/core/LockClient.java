@@ -52,6 +52,20 @@ public interface LockClient {
 	AcquireResult tryAcquire(String key, String ownerToken, Duration ttl);
 
 	/**
+	 * Take the lock as {@link #tryAcquire} does, for a caller that will not wait if it is
+	 * busy (a try once): the store need not tell the holder that someone waits, so that
+	 * the holder's release stays as cheap as an uncontended one. This default is
+	 * {@link #tryAcquire}.
+	 * @param key the resource name
+	 * @param ownerToken the token identifying this acquisition
+	 * @param ttl the lease time
+	 * @return as {@link #tryAcquire}
+	 */
+	default AcquireResult tryAcquireOnce(String key, String ownerToken, Duration ttl) {
+		return tryAcquire(key, ownerToken, ttl);
+	}
+
+	/**
 	 * Release the lock if, and only if, it is held by the given owner.
 	 * @param key the resource name
 	 * @param ownerToken the token of the acquisition to release

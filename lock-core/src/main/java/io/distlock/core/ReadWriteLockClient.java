@@ -46,12 +46,25 @@ public interface ReadWriteLockClient extends LockClient {
 	 * @param key the resource name
 	 * @param ownerToken the token identifying this acquisition
 	 * @param ttl the lease time of this read hold
-	 * @return {@link AcquireResult.Acquired} with the fencing token of the latest writer
-	 * (not unique to this reader; 0 when the store no longer knows it), or
-	 * {@link AcquireResult.Busy} with the writer's remaining lease, or how long a waiting
-	 * writer keeps readers out
+	 * @return {@link AcquireResult.Acquired} with a fencing token of this read hold's
+	 * own, greater than every token handed out for the key before (writers' and
+	 * readers'), or {@link AcquireResult.Busy} with the writer's remaining lease, or how
+	 * long a waiting writer keeps readers out
 	 */
 	AcquireResult tryAcquireRead(String key, String ownerToken, Duration ttl);
+
+	/**
+	 * Take a read hold as {@link #tryAcquireRead} does, for a caller that will not wait
+	 * if it is refused: the store need not announce it to the writer. This default is
+	 * {@link #tryAcquireRead}.
+	 * @param key the resource name
+	 * @param ownerToken the token identifying this acquisition
+	 * @param ttl the lease time of this read hold
+	 * @return as {@link #tryAcquireRead}
+	 */
+	default AcquireResult tryAcquireReadOnce(String key, String ownerToken, Duration ttl) {
+		return tryAcquireRead(key, ownerToken, ttl);
+	}
 
 	/**
 	 * Release a read hold if, and only if, the given owner still has it; the release of

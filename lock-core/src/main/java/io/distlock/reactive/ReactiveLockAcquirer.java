@@ -69,7 +69,7 @@ final class ReactiveLockAcquirer {
 	Mono<Attempt> acquire(String resource, String ownerToken, Duration ttl, Duration waitTime) {
 		return Mono.defer(() -> {
 			AtomicBoolean sent = new AtomicBoolean();
-			Mono<Attempt> attempts = waitTime.isZero() ? attempt(resource, ownerToken, ttl, sent)
+			Mono<Attempt> attempts = waitTime.isZero() ? attempt(resource, ownerToken, ttl, sent, false)
 					: attempts(resource, ownerToken, ttl, waitTime, sent);
 			return attempts.map((attempt) -> confirmed(resource, attempt))
 				.doOnError((ex) -> giveBackIfSent(sent, resource, ownerToken))
@@ -82,18 +82,19 @@ final class ReactiveLockAcquirer {
 		long deadline = System.nanoTime() + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
 		// Registered before the first attempt, so a release right after it is not missed.
 		LockWaiter.Waiter waiting = this.waiter.registerNonBlocking(resource, resource);
-		return attempt(resource, ownerToken, ttl, sent)
+		return attempt(resource, ownerToken, ttl, sent, true)
 			.expand((last) -> isFinal(last, deadline) ? Mono.empty()
-					: pause(waiting, last, deadline).then(attempt(resource, ownerToken, ttl, sent)))
+					: pause(waiting, last, deadline).then(attempt(resource, ownerToken, ttl, sent, true)))
 			.last()
 			.doFinally((signal) -> waiting.close());
 	}
 
-	private Mono<Attempt> attempt(String resource, String ownerToken, Duration ttl, AtomicBoolean sent) {
+	private Mono<Attempt> attempt(String resource, String ownerToken, Duration ttl, AtomicBoolean sent, boolean waits) {
 		return Mono.defer(() -> {
 			long sentAt = System.nanoTime();
 			sent.set(true);
-			return this.client.tryAcquire(resource, ownerToken, ttl)
+			return (waits ? this.client.tryAcquire(resource, ownerToken, ttl)
+					: this.client.tryAcquireOnce(resource, ownerToken, ttl))
 				.switchIfEmpty(Mono.error(() -> new LockBackendException(resource,
 						"Lock store " + this.client + " gave no answer to acquire lock '" + resource + "'", null)))
 				.map((result) -> new Attempt(result, sentAt));

@@ -52,6 +52,19 @@ public interface ReactiveLockClient {
 	Mono<AcquireResult> tryAcquire(String key, String ownerToken, Duration ttl);
 
 	/**
+	 * Take the lock as {@link #tryAcquire} does, for a caller that will not wait if it is
+	 * busy: the store need not tell the holder that someone waits. This default is
+	 * {@link #tryAcquire}.
+	 * @param key the resource name
+	 * @param ownerToken the token identifying this acquisition
+	 * @param ttl the lease time
+	 * @return as {@link #tryAcquire}
+	 */
+	default Mono<AcquireResult> tryAcquireOnce(String key, String ownerToken, Duration ttl) {
+		return tryAcquire(key, ownerToken, ttl);
+	}
+
+	/**
 	 * Release the lock if, and only if, it is held by the given owner.
 	 * @param key the resource name
 	 * @param ownerToken the token of the acquisition to release

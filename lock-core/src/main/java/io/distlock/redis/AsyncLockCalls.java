@@ -88,8 +88,9 @@ final class AsyncLockCalls implements AsyncFencingLockCalls {
 	@Override
 	@SuppressWarnings("rawtypes")
 	public CompletionStage<AcquireResult> tryAcquire(String key, String ownerToken, Duration ttl) {
-		ScriptCall<List> call = this.calls.acquireCall(key, ownerToken, ttl);
-		return run(key, "acquire", call, (reply) -> RedisCalls.acquireResult((List<?>) reply));
+		ScriptCall<List> call = this.calls.acquireCall(key, ownerToken, ttl, true);
+		return run(key, "acquire", call,
+				(reply) -> this.calls.checkedFencing(key, RedisCalls.acquireResult((List<?>) reply)));
 	}
 
 	@Override

@@ -33,13 +33,13 @@ import org.springframework.util.StreamUtils;
 final class LockScripts {
 
 	@SuppressWarnings("rawtypes")
-	static final LockScript<List> ACQUIRE = load("acquire.lua", List.class);
+	static final LockScript<List> ACQUIRE = loadGranting("acquire.lua", List.class);
 
 	@SuppressWarnings("rawtypes")
-	static final LockScript<List> ACQUIRE_FAIR = load("acquire-fair.lua", List.class);
+	static final LockScript<List> ACQUIRE_FAIR = loadGranting("acquire-fair.lua", List.class);
 
 	@SuppressWarnings("rawtypes")
-	static final LockScript<List> ACQUIRE_READ = load("acquire-read.lua", List.class);
+	static final LockScript<List> ACQUIRE_READ = loadGranting("acquire-read.lua", List.class);
 
 	static final LockScript<Long> RELEASE_READ = load("release-read.lua", Long.class);
 
@@ -50,7 +50,7 @@ final class LockScripts {
 	static final LockScript<Long> RELEASE = load("release.lua", Long.class);
 
 	@SuppressWarnings("rawtypes")
-	static final LockScript<List> HANDOVER = load("handover.lua", List.class);
+	static final LockScript<List> HANDOVER = loadGranting("handover.lua", List.class);
 
 	static final LockScript<Long> RENEW = load("renew.lua", Long.class);
 
@@ -65,7 +65,7 @@ final class LockScripts {
 	static final LockScript<Long> FORCE_RELEASE = load("force-release.lua", Long.class);
 
 	@SuppressWarnings("rawtypes")
-	static final LockScript<List> ACQUIRE_PERMIT = load("acquire-permit.lua", List.class);
+	static final LockScript<List> ACQUIRE_PERMIT = loadGranting("acquire-permit.lua", List.class);
 
 	static final LockScript<Long> RELEASE_PERMIT = load("release-permit.lua", Long.class);
 
@@ -82,10 +82,22 @@ final class LockScripts {
 	}
 
 	private static <T> LockScript<T> load(String name, Class<T> resultType) {
+		return new LockScript<>(read(name), resultType);
+	}
+
+	/**
+	 * Load a script that grants locks, read holds or permits, behind the fencing-token
+	 * rule it calls ({@code fencing.lua}), so that the rule has one home.
+	 */
+	private static <T> LockScript<T> loadGranting(String name, Class<T> resultType) {
+		return new LockScript<>(read("fencing.lua") + "\n" + read(name), resultType);
+	}
+
+	private static String read(String name) {
 		// Read into a String: a script made from a Resource checks the resource for
 		// changes, on the class path, before every single call.
 		try (InputStream script = new ClassPathResource(name, LockScripts.class).getInputStream()) {
-			return new LockScript<>(StreamUtils.copyToString(script, StandardCharsets.UTF_8), resultType);
+			return StreamUtils.copyToString(script, StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not read lock script " + name, ex);

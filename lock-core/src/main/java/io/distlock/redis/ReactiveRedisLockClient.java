@@ -63,6 +63,8 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 	private String fencingCounterRetention = String
 		.valueOf(RedisLockClient.DEFAULT_FENCING_COUNTER_RETENTION.toMillis());
 
+	private final FencingClockCheck fencingClock = new FencingClockCheck();
+
 	private String publishCommand = "PUBLISH";
 
 	private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
@@ -89,8 +91,7 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 	 * @see RedisLockClient#setFencingCounterRetention(Duration)
 	 */
 	public void setFencingCounterRetention(Duration retention) {
-		Assert.isTrue(retention != null && retention.toMillis() > 0, "'retention' must be positive");
-		this.fencingCounterRetention = String.valueOf(retention.toMillis());
+		this.fencingCounterRetention = RedisLockClient.checkedRetention(retention);
 	}
 
 	/**
@@ -130,13 +131,41 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 
 	@Override
 	public Mono<AcquireResult> tryAcquire(String key, String ownerToken, Duration ttl) {
+		return tryAcquire(key, ownerToken, ttl, true);
+	}
+
+	/**
+	 * Take the lock as {@link #tryAcquire} does, without announcing the attempt to the
+	 * holder when the lock is busy, as {@link RedisLockClient#tryAcquireOnce} does.
+	 */
+	@Override
+	public Mono<AcquireResult> tryAcquireOnce(String key, String ownerToken, Duration ttl) {
+		return tryAcquire(key, ownerToken, ttl, false);
+	}
+
+	/**
+	 * Return the largest lead of a fencing token over the Redis clock that this client
+	 * was handed, as {@link RedisLockClient#getLargestFencingLead()} does.
+	 * @return the largest lead seen
+	 */
+	public Duration getLargestFencingLead() {
+		return this.fencingClock.largest();
+	}
+
+	private Mono<AcquireResult> tryAcquire(String key, String ownerToken, Duration ttl, boolean waits) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		return call(key, "acquire",
-				this.redis.execute(LockScripts.ACQUIRE,
-						List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting(), keys.waiters()),
-						List.of(ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, WRITER_WAIT_TIMEOUT))
+				this.redis
+					.execute(LockScripts.ACQUIRE,
+							List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting(), keys.waiters()),
+							List.of(ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention,
+									WRITER_WAIT_TIMEOUT, "1", waits ? "1" : "0"))
 					.next())
 			.map(RedisCalls::acquireResult)
+			.map((result) -> {
+				this.fencingClock.check(key, result, Long.parseLong(this.fencingCounterRetention));
+				return result;
+			})
 			// Refused before it ran: nothing was taken; worth trying again shortly.
 			.onErrorResume((ex) -> RedisCalls.isRedisError(ex, "TRYAGAIN"),
 					(ex) -> Mono.just(new AcquireResult.NotConfirmed(SlotMigrationRetry.MIGRATING)));

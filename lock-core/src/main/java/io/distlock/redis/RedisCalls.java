@@ -70,7 +70,8 @@ final class RedisCalls {
 		List<?> values = reply(reply, "acquire");
 		long value = (Long) values.get(1);
 		if ((Long) values.get(0) == 1L) {
-			return new AcquireResult.Acquired(value);
+			// The third element: the Redis clock at the grant, in microseconds.
+			return new AcquireResult.Acquired(value, (values.size() > 2) ? (Long) values.get(2) : 0L);
 		}
 		// A third element of 1: a writer's attempt that left its marker.
 		boolean keepsReadersOut = values.size() > 2 && (Long) values.get(2) == 1L;

@@ -68,6 +68,13 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	public static final Duration DEFAULT_FENCING_COUNTER_RETENTION = Duration.ofMinutes(10);
 
 	/**
+	 * The shortest fencing counter retention allowed: the fencing guarantee needs the
+	 * counter to outlive the clock differences it absorbs (docs/safety.md), and a counter
+	 * kept for a moment only would leave the tokens to the clocks alone.
+	 */
+	public static final Duration MIN_FENCING_COUNTER_RETENTION = Duration.ofMinutes(1);
+
+	/**
 	 * How long a writer waiting for readers keeps new readers out, after its last
 	 * attempt, by default.
 	 */
@@ -90,6 +97,8 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	private final RedisPermits permits;
 
 	private String fencingCounterRetention = String.valueOf(DEFAULT_FENCING_COUNTER_RETENTION.toMillis());
+
+	private final FencingClockCheck fencingClock = new FencingClockCheck();
 
 	private ReplicaAcknowledgement acknowledgement = ReplicaAcknowledgement.NONE;
 
@@ -126,17 +135,51 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	}
 
 	/**
-	 * Set how long a key's fencing counter is kept after its last acquisition (after it
-	 * started, with {@link #setFencingTokensFromClock tokens from the counter alone}).
+	 * Set how long a key's fencing counter is kept after the key's last acquisition.
 	 * Tokens stay increasing beyond it, as each token is at least the Redis clock in
-	 * microseconds, as long as that clock does not step back by more than this; a longer
-	 * retention costs a small key per lock key.
+	 * microseconds, as long as the tokens did not run ahead of that clock by more than
+	 * this ({@link #getLargestFencingLead()}); a clock found behind the last token's is
+	 * absorbed up to this retention. A longer retention costs a small key per lock key.
 	 * @param retention the retention, {@link #DEFAULT_FENCING_COUNTER_RETENTION ten
-	 * minutes} by default
+	 * minutes} by default, at least {@link #MIN_FENCING_COUNTER_RETENTION one minute}
+	 * @throws IllegalArgumentException if the retention is shorter than one minute
 	 */
 	public void setFencingCounterRetention(Duration retention) {
-		Assert.isTrue(retention != null && retention.toMillis() > 0, "'retention' must be positive");
-		this.fencingCounterRetention = String.valueOf(retention.toMillis());
+		this.fencingCounterRetention = checkedRetention(retention);
+	}
+
+	/**
+	 * Check a fencing counter retention against the floor the fencing guarantee needs.
+	 * @param retention the retention
+	 * @return the retention in milliseconds, as a script argument
+	 */
+	static String checkedRetention(Duration retention) {
+		Assert.notNull(retention, "'retention' must not be null");
+		Assert.isTrue(retention.compareTo(MIN_FENCING_COUNTER_RETENTION) >= 0,
+				() -> "The fencing counter retention must be at least " + MIN_FENCING_COUNTER_RETENTION.toSeconds()
+						+ "s, but was " + retention.toMillis() + "ms: a shorter one leaves fencing tokens to the clock "
+						+ "alone (docs/safety.md)");
+		return String.valueOf(retention.toMillis());
+	}
+
+	/**
+	 * Return the largest lead of a fencing token over the Redis clock that this client
+	 * was handed, the run-time check of the fencing guarantee's assumption on clocks
+	 * (docs/safety.md): zero while tokens come from the clock. A lead appears after the
+	 * clock stepped back or after a failover to a server whose clock is behind the former
+	 * primary's; one above a second is logged as a warning, once.
+	 * @return the largest lead seen
+	 */
+	public Duration getLargestFencingLead() {
+		return this.fencingClock.largest();
+	}
+
+	/**
+	 * Look at a fencing token this client was handed: see {@link FencingClockCheck}.
+	 */
+	AcquireResult checkedFencing(String key, AcquireResult result) {
+		this.fencingClock.check(key, result, Long.parseLong(this.fencingCounterRetention));
+		return result;
 	}
 
 	/**
@@ -208,9 +251,24 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	}
 
 	@Override
-	@SuppressWarnings("rawtypes")
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
-		ScriptCall<List> call = acquireCall(key, ownerToken, ttl);
+		return tryAcquire(key, ownerToken, ttl, true);
+	}
+
+	/**
+	 * Take the lock as {@link #tryAcquire} does, without announcing the attempt to the
+	 * holder when the lock is busy: a caller that does not wait needs no wake-up, and an
+	 * announcement would make the holder's release publish, and turn off its
+	 * application's local hand-over, for the holder's whole lease.
+	 */
+	@Override
+	public AcquireResult tryAcquireOnce(String key, String ownerToken, Duration ttl) {
+		return tryAcquire(key, ownerToken, ttl, false);
+	}
+
+	@SuppressWarnings("rawtypes")
+	private AcquireResult tryAcquire(String key, String ownerToken, Duration ttl, boolean waits) {
+		ScriptCall<List> call = acquireCall(key, ownerToken, ttl, waits);
 		return acquired(key, () -> release(key, ownerToken), call.script(), call.keys(), call.args());
 	}
 
@@ -219,12 +277,12 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * {@link AsyncLockCalls}.
 	 */
 	@SuppressWarnings("rawtypes")
-	ScriptCall<List> acquireCall(String key, String ownerToken, Duration ttl) {
+	ScriptCall<List> acquireCall(String key, String ownerToken, Duration ttl, boolean waits) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		return new ScriptCall<>(LockScripts.ACQUIRE,
 				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting(), keys.waiters()),
 				new String[] { ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, this.writerWaitTimeout,
-						this.fencingTokensFromClock });
+						this.fencingTokensFromClock, waits ? "1" : "0" });
 	}
 
 	/**
@@ -250,10 +308,19 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 
 	@Override
 	public AcquireResult tryAcquireRead(String key, String ownerToken, Duration ttl) {
+		return tryAcquireRead(key, ownerToken, ttl, true);
+	}
+
+	@Override
+	public AcquireResult tryAcquireReadOnce(String key, String ownerToken, Duration ttl) {
+		return tryAcquireRead(key, ownerToken, ttl, false);
+	}
+
+	private AcquireResult tryAcquireRead(String key, String ownerToken, Duration ttl, boolean waits) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		return acquired(key, () -> releaseRead(key, ownerToken), LockScripts.ACQUIRE_READ,
 				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting(), keys.waiters()), ownerToken,
-				RedisCalls.millis(ttl));
+				RedisCalls.millis(ttl), this.fencingCounterRetention, waits ? "1" : "0");
 	}
 
 	@Override
@@ -277,7 +344,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		if (result instanceof AcquireResult.Acquired) {
 			this.scripts.loadOnce();
 		}
-		return result;
+		return checkedFencing(key, result);
 	}
 
 	@Override
@@ -427,7 +494,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		long lease = (Long) reply.get(1);
 		@Nullable String fence = (String) reply.get(2);
 		return new LockState(held, (held && lease >= 0) ? Duration.ofMillis(lease) : null,
-				(fence != null) ? Long.valueOf(fence) : null, Math.toIntExact((Long) reply.get(3)),
+				(fence != null) ? RedisLockKeys.lastFencingToken(fence) : null, Math.toIntExact((Long) reply.get(3)),
 				held ? (String) reply.get(4) : null, Math.toIntExact((Long) reply.get(5)),
 				Math.toIntExact((Long) reply.get(6)));
 	}
@@ -475,7 +542,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		if (result instanceof AcquireResult.Acquired) {
 			this.scripts.loadOnce();
 		}
-		return result;
+		return checkedFencing(key, result);
 	}
 
 	/**

@@ -77,6 +77,7 @@ final class AsyncAcquisition {
 			.map((node) -> started(() -> node.tryAcquire(this.key, this.ownerToken, this.ttl)))
 			.toList();
 		List<@Nullable Object> replies = awaitAll(acquiring, deadline, this.key);
+		this.client.measureClocks(this.key, replies, this.ttl, start);
 		Acquisitions acquisitions = Acquisitions.of(replies);
 		int quorum = this.client.getQuorum();
 		if (acquisitions.holding().size() >= quorum) {

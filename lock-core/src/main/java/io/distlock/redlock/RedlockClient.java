@@ -139,6 +139,8 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 
 	private final @Nullable List<AsyncFencingLockCalls> asyncNodes;
 
+	private final ClockOffsets clockOffsets = new ClockOffsets();
+
 	/**
 	 * Create a client over the given nodes.
 	 * @param nodes one client per independent Redis master; at least three
@@ -207,6 +209,27 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		return this.nodeTimeout;
 	}
 
+	/**
+	 * Return the largest offset between the clocks of two nodes measured so far, the
+	 * run-time check of the assumption the fencing guarantee needs: tokens are sure to
+	 * increase across majorities while the clocks of any two nodes differ by less than
+	 * the lock's ttl and the fencing counter's retention (docs/safety.md). Measured from
+	 * the clocks the nodes answer every acquisition with, less the round's duration, so
+	 * an offset the clocks have at least; the first one that reaches an acquisition's ttl
+	 * (or one minute, the shortest retention) is logged as a warning, once.
+	 * @return the largest offset, {@link Duration#ZERO} before any was seen
+	 */
+	public Duration getLargestClockOffset() {
+		return this.clockOffsets.largest();
+	}
+
+	/**
+	 * Measure the nodes' clocks from their answers to one acquisition.
+	 */
+	void measureClocks(String key, List<@Nullable Object> replies, Duration ttl, long startNanos) {
+		this.clockOffsets.measure(key, replies, ttl, System.nanoTime() - startNanos);
+	}
+
 	@Override
 	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
 		List<AsyncFencingLockCalls> async = this.asyncNodes;
@@ -215,6 +238,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		}
 		long start = System.nanoTime();
 		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.tryAcquire(key, ownerToken, ttl));
+		measureClocks(key, replies, ttl, start);
 		Acquisitions acquisitions = Acquisitions.of(replies);
 		if (acquisitions.holding().size() >= this.quorum) {
 			long fencingToken = acquisitions.fencingToken();

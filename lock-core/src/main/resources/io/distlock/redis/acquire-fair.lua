@@ -24,7 +24,8 @@
 --          in the queue, so that releases are published; renewed by the waiter that
 --          takes the lock while others still queue behind it
 --
--- Returns {1, fencing token} when the lock was taken (fencing tokens as in acquire.lua),
+-- Returns {1, fencing token, clock} when the lock was taken (fencing tokens from
+-- fencing.lua, as in acquire.lua),
 -- or {0, milliseconds}: while the lock is held, the holder's remaining lease (-1 when the
 -- key has no expiry); while readers hold the key, {0, milliseconds, 1} as in acquire.lua;
 -- while it is free for
@@ -66,14 +67,8 @@ if free and (not first or first == ARGV[1]) then
       redis.call('SET', KEYS[7], '1', 'PX', queued)
     end
   end
-  -- Fencing tokens as in acquire.lua.
-  local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
-  local last = tonumber(redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3], 'GET'))
-  if last and last >= token then
-    token = last + 1
-    redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3])
-  end
-  return {1, token}
+  local token, clock = fencing_token(KEYS[2], ARGV[3], '1', time)
+  return {1, token, clock}
 end
 local place = tonumber(ARGV[4])
 if place > 0 then

@@ -11,7 +11,8 @@
 -- ARGV[4]  how many holders the key may have at once, this one included (at least 1); the
 --          caller's own limit, whatever limit other callers used
 --
--- Returns {1, fencing token} when a permit was taken (fencing tokens as in acquire.lua),
+-- Returns {1, fencing token, clock} when a permit was taken (fencing tokens from
+-- fencing.lua, as in acquire.lua),
 -- or {0, milliseconds until the earliest lease expires} when the limit is reached or this
 -- owner token already holds a permit.
 --
@@ -26,10 +27,5 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) or redis.call('ZSCORE', KEY
 end
 redis.call('ZADD', KEYS[1], string.format('%d', now + tonumber(ARGV[2])), ARGV[1])
 redis.call('PEXPIREAT', KEYS[1], redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
-local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local last = tonumber(redis.call('GET', KEYS[2]))
-if last and last >= token then
-  token = last + 1
-end
-redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3])
-return {1, token}
+local token, clock = fencing_token(KEYS[2], ARGV[3], '1', time)
+return {1, token, clock}

@@ -12,22 +12,31 @@
 --          that the writer's release is published
 -- ARGV[1]  the owner token of this acquisition
 -- ARGV[2]  the lease time in milliseconds
+-- ARGV[3]  how long the fencing counter is kept after this grant, in milliseconds
+-- ARGV[4]  '0' for an attempt nobody waits on (a try once): a refused attempt is then not
+--          announced; anything else, or nothing, announces it
 --
--- Returns {1, last fencing token} when the hold was taken: the token of the latest writer,
--- or 0 when the counter is gone; readers share it and do not raise it. Returns {0,
+-- Returns {1, fencing token, clock} when the hold was taken: a token of its own, from the
+-- key's counter as a writer's (fencing.lua), so greater than the token of every writer
+-- and reader before it, and every later writer's is greater than it. Returns {0,
 -- milliseconds} when it was not: the writer's remaining lease (-1 when the lock key has
 -- no expiry), or how long the waiting writer's marker still lives.
 --
 -- The sorted set expires with its latest lease, so that a key whose readers all crashed
 -- costs a writer nothing more than on a key never read.
+local announce = ARGV[4] ~= '0'
 local lease = redis.call('PTTL', KEYS[1])
 if lease ~= -2 then
-  redis.call('SET', KEYS[5], '1', 'PX', (lease > 0) and lease or 1000)
+  if announce then
+    redis.call('SET', KEYS[5], '1', 'PX', (lease > 0) and lease or 1000)
+  end
   return {0, lease}
 end
 local waiting = redis.call('PTTL', KEYS[4])
 if waiting ~= -2 then
-  redis.call('SET', KEYS[5], '1', 'PX', (waiting > 0) and waiting or 1000)
+  if announce then
+    redis.call('SET', KEYS[5], '1', 'PX', (waiting > 0) and waiting or 1000)
+  end
   return {0, waiting}
 end
 local time = redis.call('TIME')
@@ -36,4 +45,5 @@ redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[1])
 local latest = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
 redis.call('PEXPIREAT', KEYS[3], latest)
-return {1, tonumber(redis.call('GET', KEYS[2])) or 0}
+local token, clock = fencing_token(KEYS[2], ARGV[3], '1', time)
+return {1, token, clock}

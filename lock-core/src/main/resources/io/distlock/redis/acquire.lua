@@ -12,35 +12,26 @@
 -- ARGV[3]  how long the fencing counter is kept after its last use, in milliseconds
 -- ARGV[4]  how long the writer-waiting marker lives without another attempt, in
 --          milliseconds
--- ARGV[5]  '0' for tokens from the counter alone (Redlock's nodes: see below); anything
+-- ARGV[5]  '0' for tokens from the counter alone (Redlock's nodes: fencing.lua); anything
 --          else, or nothing, for tokens that take the clock
+-- ARGV[6]  '0' for an attempt nobody waits on (a try once): a busy lock is then not
+--          announced; anything else, or nothing, announces it
 -- KEYS[5]  the waiters announcement: set when the lock is busy, so that its release is
 --          published (release.lua); in the same hash slot
 --
--- Returns {1, fencing token} when the lock was taken, or {0, milliseconds} when it was
+-- Returns {1, fencing token, clock} when the lock was taken, with the server's clock in
+-- microseconds at which the token was granted (fencing.lua), or {0, milliseconds} when it was
 -- not: while another owner holds the lock, its remaining lease (-1 when the key has no
 -- expiry); while readers hold the key, {0, milliseconds, 1}: the longest remaining read
 -- lease, but at most half the marker's life, so that the writer comes back before its
 -- marker expires, and 1 for the marker it left, which it withdraws (release.lua) if it
 -- gives up.
 --
--- The token is the larger of Redis' clock in microseconds and the counter + 1. The clock
--- keeps tokens increasing where the counter alone would not: after a failover to a replica
--- that missed the last tokens, or a restart that lost the counter, as long as the clocks of
--- the old and the new primary agree to within the time since those tokens. The counter
--- keeps them increasing when the clock stands still or steps back. SET with GET writes
--- the clock and reads the last token in one command; a second SET is needed only when the
--- last token is not behind the clock.
---
--- With ARGV[5] '0' the token is the counter incremented, one command, and the clock only
--- starts a counter that is gone (expired after ARGV[3] from its start, or lost by a
--- restart), which keeps tokens increasing there as long as the clock did not step back by
--- more than the retention. For masters without replicas, such as Redlock's nodes, whose
--- counters this keeps in step, so that Redlock need not raise them after each lock.
+-- Fencing tokens come from fencing.lua, which LockScripts puts in front of this script.
 --
 -- A caller that finds the lock busy announces itself (KEYS[5], for as long as the
--- holder's lease runs), so that the holder's release wakes it; an uncontended lock+unlock
--- publishes nothing.
+-- holder's lease runs), so that the holder's release wakes it, unless it does not wait;
+-- an uncontended lock+unlock publishes nothing.
 --
 -- A key no reader ever used costs one EXISTS more than a plain lock: the read holds and
 -- the marker only exist while a reader or a waiting writer keeps them alive.
@@ -58,27 +49,14 @@ if shared then
 end
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local lease = redis.call('PTTL', KEYS[1])
-  redis.call('SET', KEYS[5], '1', 'PX', (lease > 0) and lease or ARGV[4])
+  if ARGV[6] ~= '0' then
+    redis.call('SET', KEYS[5], '1', 'PX', (lease > 0) and lease or ARGV[4])
+  end
   return {0, lease}
 end
 -- Another writer's marker stays: that writer still waits, now for this lock.
 if shared and redis.call('GET', KEYS[4]) == ARGV[1] then
   redis.call('DEL', KEYS[4])
 end
-if ARGV[5] == '0' then
-  local counted = redis.call('INCR', KEYS[2])
-  if counted == 1 then
-    local time = redis.call('TIME')
-    counted = tonumber(time[1]) * 1000000 + tonumber(time[2])
-    redis.call('SET', KEYS[2], string.format('%d', counted), 'PX', ARGV[3])
-  end
-  return {1, counted}
-end
-local time = redis.call('TIME')
-local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local last = tonumber(redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3], 'GET'))
-if last and last >= token then
-  token = last + 1
-  redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[3])
-end
-return {1, token}
+local token, clock = fencing_token(KEYS[2], ARGV[3], ARGV[5], redis.call('TIME'))
+return {1, token, clock}

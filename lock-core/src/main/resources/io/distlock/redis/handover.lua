@@ -12,8 +12,8 @@
 -- ARGV[3]  the new holder's lease time in milliseconds
 -- ARGV[4]  how long the fencing counter is kept after its last use, in milliseconds
 --
--- Returns {1, fencing token} when the lock was handed over, with the new holder's token,
--- greater than every token handed out before; {0} when it was declined, since a caller
+-- Returns {1, fencing token, clock} when the lock was handed over, with the new holder's
+-- token, greater than every token handed out before (fencing.lua); {0} when it was declined, since a caller
 -- announced that it waits (in any application: the announcement does not say), fair
 -- waiters queue, or a writer waits for readers; {-1} when the lock is not held by ARGV[1].
 --
@@ -26,12 +26,5 @@ if redis.call('EXISTS', KEYS[3], KEYS[4], KEYS[5]) > 0 then
   return {0}
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
--- Fencing tokens as in acquire.lua: the larger of Redis' clock and the counter + 1.
-local time = redis.call('TIME')
-local token = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local last = tonumber(redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[4], 'GET'))
-if last and last >= token then
-  token = last + 1
-  redis.call('SET', KEYS[2], string.format('%d', token), 'PX', ARGV[4])
-end
-return {1, token}
+local token, clock = fencing_token(KEYS[2], ARGV[4], '1', redis.call('TIME'))
+return {1, token, clock}

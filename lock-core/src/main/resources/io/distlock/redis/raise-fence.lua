@@ -12,7 +12,8 @@
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   return 0
 end
-local last = tonumber(redis.call('GET', KEYS[2]))
+-- The counter is "T" or "T:C" (fencing.lua); the token is the digits before any colon.
+local last = tonumber(string.match(redis.call('GET', KEYS[2]) or '', '^%d+'))
 if not last or last < tonumber(ARGV[2]) then
   redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 end

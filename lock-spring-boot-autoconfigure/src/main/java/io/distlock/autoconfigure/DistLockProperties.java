@@ -24,6 +24,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockRequest;
 
+import io.distlock.redis.RedisLockClient;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 import org.springframework.util.Assert;
@@ -78,11 +80,12 @@ public class DistLockProperties {
 	private Duration maxHold = Duration.ofHours(1);
 
 	/**
-	 * How long Redis keeps a key's fencing counter after the key's last acquisition (on
-	 * Redlock nodes, whose tokens come from the counter alone, after the counter
-	 * started). Past it, tokens still increase, as each token is at least the Redis clock
-	 * in microseconds, as long as that clock does not step back by more than this. Longer
-	 * keeps one small key per lock key for longer.
+	 * How long Redis keeps a key's fencing counter after the key's last acquisition; at
+	 * least 1 minute, which the fencing guarantee needs. Past it, tokens still increase,
+	 * as each token is at least the Redis clock in microseconds, as long as they did not
+	 * run ahead of that clock by more than this; a clock found behind the last token's (a
+	 * clock stepped back, a failover) is absorbed up to this. Longer keeps one small key
+	 * per lock key for longer.
 	 */
 	private Duration fencingCounterRetention = Duration.ofMinutes(10);
 
@@ -157,8 +160,11 @@ public class DistLockProperties {
 	}
 
 	public void setFencingCounterRetention(Duration fencingCounterRetention) {
-		Assert.isTrue(fencingCounterRetention.toMillis() >= 1,
-				() -> "Fencing counter retention must be at least 1ms but was " + fencingCounterRetention);
+		Assert.isTrue(fencingCounterRetention.compareTo(RedisLockClient.MIN_FENCING_COUNTER_RETENTION) >= 0,
+				() -> "distlock.fencing-counter-retention must be at least "
+						+ RedisLockClient.MIN_FENCING_COUNTER_RETENTION.toSeconds() + "s, but was "
+						+ fencingCounterRetention.toMillis()
+						+ "ms: a shorter one leaves fencing tokens to the clock alone (docs/safety.md)");
 		this.fencingCounterRetention = fencingCounterRetention;
 	}
 

@@ -74,6 +74,23 @@ class FencingCounterRetentionIntegrationTests {
 		});
 	}
 
+	@Test
+	void aRetentionBelowAMinuteFailsStartupNamingThePropertyAndTheValue() {
+		this.contextRunner.withPropertyValues("distlock.fencing-counter-retention=1ms")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("distlock.fencing-counter-retention must be at least 60s, but was 1ms: a shorter one "
+						+ "leaves fencing tokens to the clock alone (docs/safety.md)"));
+	}
+
+	@Test
+	void aRetentionOfAMinuteIsAccepted() {
+		this.contextRunner.withPropertyValues("distlock.fencing-counter-retention=1m")
+			.run((context) -> assertThat(context.getBean(DistLockProperties.class).getFencingCounterRetention())
+				.isEqualTo(Duration.ofMinutes(1)));
+	}
+
 	private static void acquire(LockClient client) {
 		assertThat(client.tryAcquire("lock:k", UUID.randomUUID().toString(), Duration.ofSeconds(10)))
 			.isInstanceOf(AcquireResult.Acquired.class);

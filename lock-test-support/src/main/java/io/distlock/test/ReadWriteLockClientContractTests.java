@@ -305,17 +305,22 @@ public abstract class ReadWriteLockClientContractTests {
 	}
 
 	@Test
-	void readersGetTheFencingTokenOfTheLatestWriterWhoseTokensKeepIncreasing() {
+	void readersGetTokensOfTheirOwnOrderedWithTheWritersBeforeAndAfterThem() {
 		long last = 0;
 		for (int i = 0; i < 5; i++) {
 			String writer = owner();
 			long token = acquired(client().tryAcquire("k", writer, TTL));
-			assertThat(token).isGreaterThan(last);
+			assertThat(token).as("writer's token").isGreaterThan(last);
 			client().release("k", writer);
 			String reader = owner();
-			assertThat(acquired(client().tryAcquireRead("k", reader, TTL))).as("reader's token").isEqualTo(token);
+			String otherReader = owner();
+			long read = acquired(client().tryAcquireRead("k", reader, TTL));
+			long otherRead = acquired(client().tryAcquireRead("k", otherReader, TTL));
+			assertThat(read).as("reader's token").isGreaterThan(token);
+			assertThat(otherRead).as("second reader's token").isGreaterThan(read);
 			client().releaseRead("k", reader);
-			last = token;
+			client().releaseRead("k", otherReader);
+			last = otherRead;
 		}
 	}
 
