@@ -56,8 +56,9 @@ final class ClockOffsets {
 	 * node that did not answer
 	 * @param ttl the acquisition's lease time
 	 * @param roundNanos how long the round took
+	 * @return whether this measure was warned of (the first to reach its bound)
 	 */
-	void measure(String key, List<@Nullable Object> replies, Duration ttl, long roundNanos) {
+	boolean measure(String key, List<@Nullable Object> replies, Duration ttl, long roundNanos) {
 		long earliest = Long.MAX_VALUE;
 		long latest = Long.MIN_VALUE;
 		for (Object reply : replies) {
@@ -68,11 +69,11 @@ final class ClockOffsets {
 			}
 		}
 		if (earliest == Long.MAX_VALUE) {
-			return;
+			return false;
 		}
 		long offset = latest - earliest - roundNanos / 1000;
 		if (offset <= 0) {
-			return;
+			return false;
 		}
 		this.largestMicros.accumulateAndGet(offset, Math::max);
 		Duration measured = Duration.ofNanos(offset * 1000);
@@ -83,7 +84,9 @@ final class ClockOffsets {
 					+ ttl + "): fencing tokens are only sure to increase across majorities while the "
 					+ "clocks differ by less than the ttl and the fencing counter's retention (docs/safety.md). "
 					+ "Logged once.");
+			return true;
 		}
+		return false;
 	}
 
 	/**
