@@ -40,9 +40,10 @@ import org.jspecify.annotations.Nullable;
  * are answered with a failed stage, never thrown; what the code itself throws before
  * returning its stage is rethrown, after the release.
  * <p>
- * A call on a thread that holds the same key already (bound by an outer call) re-enters
- * it, as the synchronous policy does: the outer call holds and releases the lock, so it
- * covers the nested work only if the outer call waits for, or returns, the nested stage.
+ * A call on a thread that holds the same lock already (bound by an outer call on the same
+ * store and key prefix, as the template finds it) re-enters it, as the synchronous policy
+ * does: the outer call holds and releases the lock, so it covers the nested work only if
+ * the outer call waits for, or returns, the nested stage.
  */
 final class AsyncLockExecution {
 
@@ -54,10 +55,18 @@ final class AsyncLockExecution {
 		this.acquirer = acquirer;
 	}
 
+	/**
+	 * Run the work under the lock, or re-enter the given lock.
+	 * @param request what to lock and how
+	 * @param held the same lock, bound to the thread by an outer call, to re-enter; or
+	 * {@code null} to take it
+	 * @param action starts the work
+	 * @param whenBusy answers for a lock that stayed busy
+	 * @return a stage completed with the work's outcome after the lock was released
+	 */
 	<T extends @Nullable Object, E extends Throwable> CompletableFuture<T> execute(LockRequest request,
-			LockCallback<? extends @Nullable CompletionStage<T>, E> action,
+			@Nullable LockHandle held, LockCallback<? extends @Nullable CompletionStage<T>, E> action,
 			LockBusyCallback<? extends @Nullable CompletionStage<T>, E> whenBusy) throws E {
-		LockHandle held = LockContext.find(request.key());
 		if (held != null) {
 			try {
 				LockTemplate.assertReenterable(held, request);

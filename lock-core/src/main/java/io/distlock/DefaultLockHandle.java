@@ -120,6 +120,17 @@ final class DefaultLockHandle implements LockHandle {
 	}
 
 	/**
+	 * Return whether this handle holds the given resource of the given store: the
+	 * identity that re-entry matches on.
+	 * @param store the lock store, compared by identity
+	 * @param resource the key in the store, with its prefix
+	 * @return whether it is this handle's lock
+	 */
+	boolean isLockOf(LockClient store, String resource) {
+		return this.client == store && this.resource.equals(resource);
+	}
+
+	/**
 	 * Return how this handle holds its key.
 	 * @return the kind of hold
 	 */

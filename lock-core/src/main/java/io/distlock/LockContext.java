@@ -18,9 +18,11 @@ package io.distlock;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 
+import io.distlock.core.LockClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -39,10 +41,14 @@ import org.springframework.util.Assert;
  *
  * <p>
  * {@link LockTemplate#execute(LockRequest, LockCallback) LockTemplate.execute}, which the
- * annotation uses too, binds a handle while its code runs; a nested call locking the same
- * key on the same thread re-enters the handle already bound instead of asking Redis
- * again. Handles from {@link LockTemplate#tryAcquire(LockRequest) tryAcquire} are not
- * bound, since their owner decides where they are used and closed.
+ * annotation uses too, binds a handle while its code runs. A nested call re-enters a
+ * bound lock, instead of asking Redis again, only when it is the same lock: the same key
+ * in the same store (the same {@link io.distlock.core.LockClient} instance) under the
+ * same key prefix, as {@link LockTemplate#findBoundLock(String)} finds it. A nested call
+ * on a template of another store or prefix takes its own lock, which is then the
+ * {@link #current() innermost} one. Handles from
+ * {@link LockTemplate#tryAcquire(LockRequest) tryAcquire} are not bound, since their
+ * owner decides where they are used and closed.
  */
 public final class LockContext {
 
@@ -72,15 +78,41 @@ public final class LockContext {
 	}
 
 	/**
-	 * Return the lock on the given key held by the current thread through the annotation.
+	 * Return the innermost lock on the given key held by the current thread through the
+	 * annotation or {@code LockTemplate.execute}, whatever its store and key prefix. This
+	 * is not the lock a nested call re-enters: two templates may hold locks of the same
+	 * key in different stores or under different prefixes; use
+	 * {@link LockTemplate#findBoundLock(String)} for the lock of one template.
 	 * @param key the lock key, as {@link LockHandle#key()} returns it
-	 * @return the handle, or {@code null} if the thread holds no such lock
+	 * @return the handle, or {@code null} if the thread holds no lock of that key
 	 */
 	public static @Nullable LockHandle find(String key) {
 		Deque<LockHandle> handles = held.get();
 		if (handles != null) {
-			for (LockHandle handle : handles) {
+			Iterator<LockHandle> innermostFirst = handles.descendingIterator();
+			while (innermostFirst.hasNext()) {
+				LockHandle handle = innermostFirst.next();
 				if (handle.key().equals(key)) {
+					return handle;
+				}
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return the innermost lock held by the current thread on the given resource of the
+	 * given store: the lock a nested call on that store and resource re-enters.
+	 * @param store the lock store, compared by identity
+	 * @param resource the key in the store, with its prefix
+	 * @return the handle, or {@code null} if the thread holds no such lock
+	 */
+	static @Nullable DefaultLockHandle find(LockClient store, String resource) {
+		Deque<LockHandle> handles = held.get();
+		if (handles != null) {
+			Iterator<LockHandle> innermostFirst = handles.descendingIterator();
+			while (innermostFirst.hasNext()) {
+				if (innermostFirst.next() instanceof DefaultLockHandle handle && handle.isLockOf(store, resource)) {
 					return handle;
 				}
 			}

@@ -75,8 +75,12 @@ import org.springframework.util.Assert;
  * code that completed, a failure to release is logged and the result returned, since the
  * work is done and the lock expires after its ttl anyway. While the code runs, its lock
  * is {@link LockContext bound} to the thread, and a nested {@code execute} of the same
- * key on that thread re-enters it; re-entering a lock already found lost throws a
- * {@link LockAcquisitionException} instead of running the nested code.
+ * lock on that thread re-enters it: the same key in the same store (this template's
+ * {@link LockClient} instance) under the same key prefix, through this template or
+ * another one on that store and prefix. A nested call on a template of another store or
+ * prefix takes its own lock, and waits for it or fails if another holder has it.
+ * Re-entering a lock already found lost throws a {@link LockAcquisitionException} instead
+ * of running the nested code.
  * <p>
  * The {@code executeAsync} methods hold the policy for asynchronous work, which
  * {@code @DistributedLocked} methods returning a {@link CompletionStage} share: the lock
@@ -396,7 +400,7 @@ public class LockTemplate {
 		Assert.notNull(request, "'request' must not be null");
 		Assert.notNull(callback, "'callback' must not be null");
 		Assert.notNull(whenBusy, "'whenBusy' must not be null");
-		LockHandle held = LockContext.find(request.key());
+		LockHandle held = findBoundLock(request.key());
 		if (held != null) {
 			assertReenterable(held, request);
 			// Re-entered: the outer call holds the lock and releases it.
@@ -511,7 +515,7 @@ public class LockTemplate {
 		List<LockHandle> reentered = new ArrayList<>();
 		List<String> keys = new ArrayList<>();
 		for (String key : request.keys()) {
-			LockHandle held = LockContext.find(key);
+			LockHandle held = findBoundLock(key);
 			if (held != null) {
 				assertReenterable(held, request.requestFor(key));
 				reentered.add(held);
@@ -631,7 +635,23 @@ public class LockTemplate {
 		Assert.notNull(request, "'request' must not be null");
 		Assert.notNull(action, "'action' must not be null");
 		Assert.notNull(whenBusy, "'whenBusy' must not be null");
-		return this.async.execute(request, action, whenBusy);
+		return this.async.execute(request, findBoundLock(request.key()), action, whenBusy);
+	}
+
+	/**
+	 * Return the lock on the given key that the current thread holds through an enclosing
+	 * {@code execute}, {@code executeAll} or {@code executeAsync} (or a
+	 * {@code @DistributedLocked} method) of this template, or of another template on the
+	 * same {@link LockClient} instance with the same key prefix: the lock that a nested
+	 * call for the key re-enters. Locks of the key in another store or under another
+	 * prefix are not this template's and are never returned; {@link LockContext#find}
+	 * finds those too.
+	 * @param key the lock key, without the key prefix
+	 * @return the bound lock, or {@code null} if a call for the key would take the lock
+	 */
+	public @Nullable LockHandle findBoundLock(String key) {
+		Assert.notNull(key, "'key' must not be null");
+		return LockContext.find(this.client, this.keyPrefix + key);
 	}
 
 	static void assertReenterable(LockHandle held, LockRequest request) {

@@ -197,7 +197,10 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		}
 		String key = operation
 			.lockKey(this.evaluator.evaluate(operation, invocation.getArguments(), target, targetClass));
-		if (LockContext.find(key) == null) {
+		// Only a call that takes its lock releases it before the transaction commits; a
+		// re-entered one leaves it to the outer call. Reactive locks are not bound to the
+		// thread, whatever lock it holds.
+		if (operation.reactive() ? LockContext.find(key) == null : this.template.get().findBoundLock(key) == null) {
 			warnIfInTransaction(operation);
 		}
 		LockRequest request = request(operation, key);
@@ -222,7 +225,8 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 	private @Nullable Object invokeMultiKey(LockOperation operation, MethodInvocation invocation, Object target,
 			Class<?> targetClass) throws Throwable {
 		List<String> keys = this.evaluator.evaluateAll(operation, invocation.getArguments(), target, targetClass);
-		if (keys.stream().allMatch((key) -> LockContext.find(key) == null)) {
+		LockTemplate template = this.template.get();
+		if (keys.stream().allMatch((key) -> template.findBoundLock(key) == null)) {
 			warnIfInTransaction(operation);
 		}
 		MultiLockRequest request;
@@ -234,9 +238,8 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 			throw LockKeyEvaluator.invalidKey(operation, operation.keys().get(0),
 					"gave an invalid lock key: " + ex.getMessage(), ex);
 		}
-		return this.template.get()
-			.executeAll(request, (locks) -> invocation.proceed(),
-					(busy) -> notAcquired(operation, busy, invocation, target));
+		return template.executeAll(request, (locks) -> invocation.proceed(),
+				(busy) -> notAcquired(operation, busy, invocation, target));
 	}
 
 	private ReactiveLockTemplate reactiveTemplate() {

@@ -80,8 +80,11 @@ import org.springframework.util.Assert;
  * failures are signals, never thrown.
  * <p>
  * The action sees its lock in the Reactor context: {@link #currentLock()}. A nested
- * {@code execute} of the same key inside the action re-enters that lock instead of
- * waiting for itself. Fair locks are not available here.
+ * {@code execute} of the same lock inside the action re-enters that lock instead of
+ * waiting for itself: the same key in the same store (this template's
+ * {@link ReactiveLockClient} instance) under the same key prefix, through this template
+ * or another one on that store and prefix. Nested work on a template of another store or
+ * prefix takes its own lock. Fair locks are not available here.
  */
 public class ReactiveLockTemplate {
 
@@ -234,14 +237,14 @@ public class ReactiveLockTemplate {
 		assertArguments(request, action, whenBusy);
 		return Mono.deferContextual((context) -> {
 			HeldLocks held = HeldLocks.in(context);
-			HeldReactiveLock outer = held.find(this.keyPrefix + request.key());
+			HeldReactiveLock outer = held.find(this.client, this.keyPrefix + request.key());
 			if (outer != null) {
 				return reentered(request, outer).then(Mono.defer(() -> orEmpty(action.apply(outer))));
 			}
 			return Mono.usingWhen(acquire(request),
 					(outcome) -> (outcome instanceof HeldReactiveLock lock)
 							? orEmpty(action.apply(lock))
-								.contextWrite((ctx) -> lock.observedIn(held.with(lock).into(ctx)))
+								.contextWrite((ctx) -> lock.observedIn(held.with(this.client, lock).into(ctx)))
 							: orEmpty(whenBusy.apply((LockAcquisitionException) outcome)),
 					this::releaseAfterSuccess, this::releaseAfterFailure, this::releaseAfterCancel);
 		});
@@ -298,14 +301,14 @@ public class ReactiveLockTemplate {
 		assertArguments(request, action, whenBusy);
 		return Flux.deferContextual((context) -> {
 			HeldLocks held = HeldLocks.in(context);
-			HeldReactiveLock outer = held.find(this.keyPrefix + request.key());
+			HeldReactiveLock outer = held.find(this.client, this.keyPrefix + request.key());
 			if (outer != null) {
 				return reentered(request, outer).thenMany(Flux.defer(() -> orEmpty(action.apply(outer))));
 			}
 			return Flux.usingWhen(acquire(request),
 					(outcome) -> (outcome instanceof HeldReactiveLock lock)
 							? orEmpty(action.apply(lock))
-								.contextWrite((ctx) -> lock.observedIn(held.with(lock).into(ctx)))
+								.contextWrite((ctx) -> lock.observedIn(held.with(this.client, lock).into(ctx)))
 							: orEmpty(whenBusy.apply((LockAcquisitionException) outcome)),
 					this::releaseAfterSuccess, this::releaseAfterFailure, this::releaseAfterCancel);
 		});
@@ -350,8 +353,8 @@ public class ReactiveLockTemplate {
 	}
 
 	/**
-	 * Return the lock of the given key held by the reactive code that subscribes, read
-	 * from its Reactor context.
+	 * Return the innermost lock of the given key held by the reactive code that
+	 * subscribes, read from its Reactor context, whatever its store and key prefix.
 	 * @param key the lock key, as given to {@code execute} (without the key prefix)
 	 * @return a {@link Mono} of the held lock, or an empty one if no enclosing action
 	 * holds that key
@@ -512,9 +515,10 @@ public class ReactiveLockTemplate {
 	}
 
 	/**
-	 * The locks held by enclosing actions, kept in the Reactor context, innermost last.
+	 * The locks held by enclosing actions, kept in the Reactor context, innermost last,
+	 * each with the store it was taken from.
 	 */
-	private record HeldLocks(List<HeldReactiveLock> locks) {
+	private record HeldLocks(List<Bound> locks) {
 
 		private static final Class<HeldLocks> CONTEXT_KEY = HeldLocks.class;
 
@@ -524,10 +528,14 @@ public class ReactiveLockTemplate {
 			return context.getOrDefault(CONTEXT_KEY, NONE);
 		}
 
-		@Nullable HeldReactiveLock find(String resource) {
+		/**
+		 * Find the lock that nested work re-enters: the same resource of the same store.
+		 */
+		@Nullable HeldReactiveLock find(ReactiveLockClient store, String resource) {
 			for (int i = this.locks.size() - 1; i >= 0; i--) {
-				if (this.locks.get(i).resource().equals(resource)) {
-					return this.locks.get(i);
+				Bound bound = this.locks.get(i);
+				if (bound.store() == store && bound.lock().resource().equals(resource)) {
+					return bound.lock();
 				}
 			}
 			return null;
@@ -535,26 +543,33 @@ public class ReactiveLockTemplate {
 
 		@Nullable HeldReactiveLock findKey(String key) {
 			for (int i = this.locks.size() - 1; i >= 0; i--) {
-				if (this.locks.get(i).key().equals(key)) {
-					return this.locks.get(i);
+				if (this.locks.get(i).lock().key().equals(key)) {
+					return this.locks.get(i).lock();
 				}
 			}
 			return null;
 		}
 
 		@Nullable HeldReactiveLock innermost() {
-			return this.locks.isEmpty() ? null : this.locks.get(this.locks.size() - 1);
+			return this.locks.isEmpty() ? null : this.locks.get(this.locks.size() - 1).lock();
 		}
 
-		HeldLocks with(HeldReactiveLock lock) {
-			List<HeldReactiveLock> locks = new ArrayList<>(this.locks);
-			locks.add(lock);
+		HeldLocks with(ReactiveLockClient store, HeldReactiveLock lock) {
+			List<Bound> locks = new ArrayList<>(this.locks);
+			locks.add(new Bound(store, lock));
 			return new HeldLocks(List.copyOf(locks));
 		}
 
 		reactor.util.context.Context into(reactor.util.context.Context context) {
 			return context.put(CONTEXT_KEY, this);
 		}
+
+	}
+
+	/**
+	 * A held lock and the store it was taken from, compared by identity.
+	 */
+	private record Bound(ReactiveLockClient store, HeldReactiveLock lock) {
 
 	}
 

@@ -16,6 +16,7 @@
 
 package io.distlock.annotation;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -23,6 +24,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.distlock.LockRequest;
+import io.distlock.LockTemplate;
+import io.distlock.core.LockClient;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,6 +81,12 @@ class DistributedLockedTransactionIntegrationTests {
 	@Autowired
 	private TransactionTemplate transactions;
 
+	@Autowired
+	private LockClient lockClient;
+
+	@Autowired
+	private LockTemplate lockTemplate;
+
 	@BeforeEach
 	void createAccount() {
 		this.jdbc.execute("CREATE TABLE IF NOT EXISTS account (id INT PRIMARY KEY, balance INT)");
@@ -120,6 +130,26 @@ class DistributedLockedTransactionIntegrationTests {
 		String warning = "was called inside a transaction that was already active";
 		assertThat(output.getOut()).contains(warning);
 		assertThat(output.getOut().indexOf(warning)).isEqualTo(output.getOut().lastIndexOf(warning));
+	}
+
+	@Test
+	void callInsideALockOfTheSameKeyOnAnotherTemplateTakesItsOwnLockAndIsWarnedAbout(CapturedOutput output) {
+		LockTemplate otherTemplate = new LockTemplate(this.lockClient);
+		otherTemplate.setKeyPrefix("other:");
+		Boolean ownLockHeld = otherTemplate.execute(LockRequest.of("account:1", Duration.ofSeconds(10), Duration.ZERO),
+				(outer) -> this.transactions.execute((status) -> this.accounts.withdrawSeeingTheLock(1, 1)));
+		assertThat(ownLockHeld).as("'lock:account:1' held while the locked method ran").isTrue();
+		assertThat(output.getOut()).contains("withdrawSeeingTheLock(int,int)' was called inside a transaction");
+	}
+
+	@Test
+	void callReenteringTheApplicationsLockInsideATransactionIsNotWarnedAbout(CapturedOutput output) {
+		this.lockTemplate.execute(LockRequest.of("account:1", Duration.ofSeconds(10), Duration.ZERO),
+				(outer) -> this.transactions.execute((status) -> {
+					this.accounts.refund(1, 1);
+					return null;
+				}));
+		assertThat(output.getOut()).doesNotContain("refund(int,int)' was called inside a transaction");
 	}
 
 	@Test
@@ -198,6 +228,19 @@ class DistributedLockedTransactionIntegrationTests {
 		@Transactional
 		public void withdraw(int id, int amount) {
 			this.jdbc.update("UPDATE account SET balance = balance - ? WHERE id = ?", amount, id);
+		}
+
+		@DistributedLocked(name = "account", key = "#id")
+		@Transactional
+		public boolean withdrawSeeingTheLock(int id, int amount) {
+			this.jdbc.update("UPDATE account SET balance = balance - ? WHERE id = ?", amount, id);
+			return lockExists(id);
+		}
+
+		@DistributedLocked(name = "account", key = "#id")
+		@Transactional
+		public void refund(int id, int amount) {
+			this.jdbc.update("UPDATE account SET balance = balance + ? WHERE id = ?", amount, id);
 		}
 
 		private boolean lockExists(int id) {
