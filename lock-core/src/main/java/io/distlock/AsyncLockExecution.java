@@ -113,6 +113,11 @@ final class AsyncLockExecution {
 				result.complete(value);
 			}
 			else {
+				if (failure instanceof CancellationException && handle instanceof DefaultLockHandle own) {
+					// Cancelling a future does not stop the thread that runs its task:
+					// the work may go on, so it hears that the lock ends under it.
+					own.releasedUnderWork("because its async work's stage was cancelled");
+				}
 				releaseAfterFailure(handle, failure);
 				result.completeExceptionally(failure);
 			}

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -40,6 +41,13 @@ import io.distlock.observation.LockObservationContext;
  * Every acquisition ends exactly once for the {@link LockListener listener}, when the
  * handle is closed: {@code onReleased}, {@code onReleaseMismatch} (also for a lock found
  * lost before), or {@code onReleaseFailed}.
+ * <p>
+ * A loss takes effect before any listener hears of it: {@link #whenLost()} completes and
+ * {@link #isHeld()} answers {@code false} first, then {@code onLost} is handed to the
+ * listener threads, so that no listener can delay them. A release by someone other than
+ * the work under the lock ({@link #releasedUnderWork(String)}: cancellation of async
+ * work, {@link LockTemplate#releaseHeldLocks()}) completes {@link #whenLost()} as well,
+ * before the release; listeners hear of it as the release it is.
  */
 final class DefaultLockHandle implements LockHandle {
 
@@ -76,6 +84,8 @@ final class DefaultLockHandle implements LockHandle {
 	private volatile @Nullable BooleanSupplier release;
 
 	private volatile @Nullable Tracking tracking;
+
+	private volatile Executor lostListeners = Runnable::run;
 
 	private volatile Observation holding = Observation.NOOP;
 
@@ -149,7 +159,7 @@ final class DefaultLockHandle implements LockHandle {
 	@Override
 	public boolean isHeld() {
 		try {
-			return this.state.get() == State.HELD && this.client.isHeld(leaseKey(), this.ownerToken);
+			return !isKnownNotHeld() && this.client.isHeld(leaseKey(), this.ownerToken);
 		}
 		catch (LockBackendException ex) {
 			throw LockBackendException.forKey(this.key, ex);
@@ -188,6 +198,15 @@ final class DefaultLockHandle implements LockHandle {
 	 */
 	void releaseWith(BooleanSupplier release) {
 		this.release = release;
+	}
+
+	/**
+	 * Tell the listeners of a loss on the given executor, after {@link #whenLost()}
+	 * completed, rather than on the thread that found it.
+	 * @param lostListeners runs the {@code onLost} call of the listener
+	 */
+	void notifyLostOn(Executor lostListeners) {
+		this.lostListeners = lostListeners;
 	}
 
 	/**
@@ -230,31 +249,45 @@ final class DefaultLockHandle implements LockHandle {
 		LockRequest request = tracking.request();
 		Instant expiresAt = (tracking.lease() != null) ? tracking.lease().expiresAt()
 				: tracking.acquiredAt().plus(request.ttl());
-		Duration remaining = (this.state.get() == State.HELD && now.isBefore(expiresAt))
-				? Duration.between(now, expiresAt) : null;
+		Duration remaining = (!isKnownNotHeld() && now.isBefore(expiresAt)) ? Duration.between(now, expiresAt) : null;
 		return new HeldLock(this.key, request.name(), this.fencingToken, tracking.acquiredAt(),
 				Duration.between(tracking.acquiredAt(), now), remaining, this.holder.getName(), request.autoRenew(),
 				request.mode(), request.permits());
 	}
 
 	/**
-	 * Mark the lock as lost, once, and report it.
+	 * Mark the lock as lost, once, and report it: {@link #whenLost()} completes first,
+	 * then the listeners are told, on the executor given to
+	 * {@link #notifyLostOn(Executor)}.
 	 * @return {@code true} if the lock was held until now
 	 */
 	boolean markLost() {
 		if (!this.state.compareAndSet(State.HELD, State.LOST)) {
 			return false;
 		}
-		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
+		logger.warn("Lock '" + this.key + "'" + named() + " (fencing token " + this.fencingToken
 				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
-		try {
-			this.listener.onLost(this.key, this.name, this.fencingToken, this.holder);
-		}
-		finally {
-			// Also when a listener failed: the work under the lock must hear of it.
-			this.lost.complete(null);
-		}
+		// The work under the lock hears of it first; no listener can delay that.
+		this.lost.complete(null);
+		this.lostListeners.execute(() -> this.listener.onLost(this.key, this.name, this.fencingToken, this.holder));
 		return true;
+	}
+
+	/**
+	 * Tell the work under this lock, just before someone other than that work releases
+	 * it, that the lock no longer protects it: {@link #whenLost()} completes (on the
+	 * calling thread, before the release), and a WARN names the lock and the reason.
+	 * Listeners are not told of a loss: the release that follows reports to them. Does
+	 * nothing for a lock released or found lost before.
+	 * @param reason why it is released, completing "Lock 'k' is released ..."
+	 */
+	void releasedUnderWork(String reason) {
+		if (this.state.get() != State.HELD || this.lost.isDone()) {
+			return;
+		}
+		logger.warn("Lock '" + this.key + "'" + named() + " (fencing token " + this.fencingToken + ") is released "
+				+ reason + " while its work may still run; whenLost() completes, the work is no longer protected");
+		this.lost.complete(null);
 	}
 
 	/**
@@ -262,7 +295,7 @@ final class DefaultLockHandle implements LockHandle {
 	 * @return {@code true} once the lock was found lost or released
 	 */
 	boolean isKnownNotHeld() {
-		return this.state.get() != State.HELD;
+		return this.state.get() != State.HELD || isLeaseLost();
 	}
 
 	/**
@@ -270,7 +303,20 @@ final class DefaultLockHandle implements LockHandle {
 	 * @return whether it is known lost
 	 */
 	boolean isKnownLost() {
-		return this.state.get() == State.LOST;
+		State state = this.state.get();
+		return state == State.LOST || (state == State.HELD && isLeaseLost());
+	}
+
+	// The renewer marks a lost lease at once, before the callback that marks the handle
+	// runs on another thread.
+	private boolean isLeaseLost() {
+		Tracking tracking = this.tracking;
+		Lease lease = (tracking != null) ? tracking.lease() : null;
+		return lease != null && lease.isLost();
+	}
+
+	private String named() {
+		return (this.name.isEmpty() || this.name.equals(this.key)) ? "" : " (name '" + this.name + "')";
 	}
 
 	@Override

@@ -46,24 +46,40 @@ public interface LockHandle extends AutoCloseable {
 
 	/**
 	 * Ask Redis whether this acquisition still holds the lock. Once the lock was released
-	 * or found lost, this returns {@code false} without a Redis call.
+	 * or found lost, this returns {@code false} without a Redis call: from the instant
+	 * the renewer found it lost, before {@link #whenLost()} completes or any listener
+	 * runs.
 	 * @return whether the lock is still held by this handle
 	 * @throws LockBackendException if Redis cannot be reached
 	 */
 	boolean isHeld();
 
 	/**
-	 * Return a stage that completes when this lock is found lost: a renewal found it gone
-	 * or owned by someone else, or its lease ran out before a renewal was confirmed (or
-	 * renewal stopped without a release: maximum hold time, shutdown). Async work can
-	 * cancel itself with it: {@code lock.whenLost().thenRun(() -> work.cancel(true))}.
+	 * Return a stage that completes when this lock stops protecting the work under it
+	 * while that work may still run. Async work can cancel itself with it:
+	 * {@code lock.whenLost().thenRun(() -> work.cancel(true))}. It completes when:
+	 * <ul>
+	 * <li>the lock is found lost: a renewal found it gone or owned by someone else, or
+	 * its lease ran out before a renewal was confirmed (or renewal stopped without a
+	 * release: maximum hold time, holder thread ended, renewer closed). It completes on a
+	 * thread of the lease renewer that renews nothing, before any
+	 * {@code LockListener.onLost} or {@code LockLostEvent} listener runs, and no listener
+	 * can delay it;</li>
+	 * <li>the lock is released by someone other than the work, just before that release,
+	 * on the releasing thread: the caller cancelled the stage of
+	 * {@link LockTemplate#executeAsync(LockRequest, LockCallback) async work} (which does
+	 * not stop a thread running it), or {@link LockTemplate#releaseHeldLocks()} released
+	 * it on shutdown. A WARN names the lock and the reason; listeners hear of a release,
+	 * not of a loss.</li>
+	 * </ul>
 	 * <p>
-	 * It completes (with {@code null}) at most once, on a thread of the lease renewer
-	 * that renews nothing, at the same time as {@code LockListener.onLost}; it never
-	 * completes after a normal release, and it stays incomplete for a lock without
-	 * auto-renew, whose loss nothing detects. The stage is read-only: completing it is
-	 * not possible.
-	 * @return a stage completed when the lock is found lost
+	 * It completes (with {@code null}) at most once. It never completes after a release
+	 * by the work itself (the end of {@code execute}, {@link #close()}), and it stays
+	 * incomplete for a lock without auto-renew until someone else releases it, since
+	 * nothing detects its loss. Stages that depend on it run on the thread that completes
+	 * it: keep them quick, or use an {@code ...Async} variant. The stage is read-only:
+	 * completing it is not possible.
+	 * @return a stage completed when the lock no longer protects the work
 	 */
 	CompletionStage<Void> whenLost();
 

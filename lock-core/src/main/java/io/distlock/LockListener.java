@@ -29,8 +29,12 @@ import java.util.List;
  * handle is closed; {@link #onLost} may come in between.
  * <p>
  * Callbacks run on the thread that caused the event, except {@link #onLost}, which runs
- * on a thread of the lease renewer's that renews no lease; they should be fast and must
- * not throw. An exception thrown by a listener is logged and otherwise ignored.
+ * on one of two listener threads of the lease renewer's ({@code distlock-lock-listener})
+ * after the loss took effect: the lock's {@link LockHandle#whenLost()} completed and its
+ * {@link LockHandle#isHeld()} answers {@code false} first, and a slow listener delays
+ * neither, for any lock. Listeners should still be fast (a blocking one holds up the
+ * {@code onLost} of other locks) and must not throw. An exception thrown by a listener is
+ * logged and otherwise ignored.
  *
  * @see LockStatistics
  */

@@ -25,7 +25,12 @@ import org.springframework.context.ApplicationEvent;
  * rejected by a storage that checks it.
  *
  * <p>
- * Published on the lease renewal thread: listeners must be quick, or hand the work off.
+ * Published on a listener thread of the lease renewer, after the loss took effect: the
+ * lock's {@link LockHandle#whenLost()} completed, its {@link LockHandle#isHeld()} answers
+ * {@code false} and a leadership on it is revoked before any listener runs, and no
+ * listener can delay that. Listeners share two threads with those of other lost locks:
+ * they should be quick, or hand the work off. A lock released by someone other than its
+ * work (cancellation, shutdown) publishes no event: its {@code whenLost()} completes.
  */
 public class LockLostEvent extends ApplicationEvent {
 

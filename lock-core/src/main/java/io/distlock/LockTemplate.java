@@ -235,14 +235,17 @@ public class LockTemplate {
 
 	/**
 	 * Release every lock this template holds now, owner-checked, as on shutdown: the code
-	 * still running under one of them is no longer protected by it. A release that fails
-	 * is logged; that lock then expires after its ttl, since it is no longer renewed.
+	 * still running under one of them is no longer protected by it, and is told so first:
+	 * the {@link LockHandle#whenLost()} of each lock completes before its release, and a
+	 * WARN names it. A release that fails is logged; that lock then expires after its
+	 * ttl, since it is no longer renewed.
 	 * @return how many locks were released
 	 */
 	public int releaseHeldLocks() {
 		int released = 0;
 		for (DefaultLockHandle handle : List.copyOf(this.heldLocks)) {
 			try {
+				handle.releasedUnderWork("by releaseHeldLocks() (shutdown)");
 				handle.close();
 				released++;
 			}
@@ -889,6 +892,8 @@ public class LockTemplate {
 		Lease lease;
 		try {
 			Instant startedAt = this.renewer.getClock().instant().minusNanos(System.nanoTime() - startNanos);
+			LeaseRenewer renewer = this.renewer;
+			handle.notifyLostOn((notification) -> renewer.notifyListeners(handle.key(), notification));
 			// The lease of async work must not stop when the calling thread ends.
 			lease = detached
 					? this.renewer.registerDetached(handle.leaseKey(), handle.ownerToken(), ttl, startedAt,

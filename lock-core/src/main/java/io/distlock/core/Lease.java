@@ -44,6 +44,8 @@ public final class Lease {
 
 	private volatile boolean cancelled;
 
+	private volatile boolean lost;
+
 	// Whether a renewal call for this lease is under way; only the renewal tick reads and
 	// writes it.
 	private volatile boolean renewing;
@@ -76,6 +78,17 @@ public final class Lease {
 		return this.schedule.expiresAt();
 	}
 
+	/**
+	 * Tell whether the renewer found this lease lost, or stopped renewing it without a
+	 * release (maximum hold time, holder thread ended, renewer closed). Set at that
+	 * instant on the renewal thread, before the lost callback runs and before any
+	 * listener hears of it.
+	 * @return whether this lease is lost
+	 */
+	public boolean isLost() {
+		return this.lost;
+	}
+
 	Renewal renewal() {
 		return this.renewal;
 	}
@@ -98,6 +111,10 @@ public final class Lease {
 
 	boolean isCancelled() {
 		return this.cancelled;
+	}
+
+	void markLost() {
+		this.lost = true;
 	}
 
 	boolean isRenewing() {

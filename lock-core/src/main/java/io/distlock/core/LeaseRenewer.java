@@ -57,8 +57,12 @@ import org.springframework.util.Assert;
  * jumps do not move. The calls to the store run on other daemon threads
  * ({@code distlock-lease-renewal}, one while the store answers, at most four while calls
  * hang), and the lost-lease callbacks on two more ({@code distlock-lock-lost}), so that
- * neither a hung store nor a slow callback delays the ticks. Registering and cancelling a
- * lease are constant-time, safe on virtual threads.
+ * neither a hung store nor a slow callback delays the ticks. A lost lease is
+ * {@link Lease#isLost() marked lost} on the ticking thread at the instant it is found,
+ * before its callback runs. Lock listeners told of a loss run on two threads of their own
+ * ({@code distlock-lock-listener}, see {@link #notifyListeners(String, Runnable)}), so
+ * that no listener delays the callback that tells the holder. Registering and cancelling
+ * a lease are constant-time, safe on virtual threads.
  *
  * @see Lease
  */
@@ -78,6 +82,8 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 
 	private final RenewalTimer timer;
 
+	private final Executor listeners;
+
 	private volatile boolean running;
 
 	private volatile boolean closed;
@@ -89,7 +95,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * @param maxHold how long a lock is renewed at most
 	 */
 	public LeaseRenewer(LockClient client, Duration maxHold) {
-		this(client, maxHold, RenewerExecutors.defaultScheduler(), true, null, null);
+		this(client, maxHold, RenewerExecutors.defaultScheduler(), true, null, null, null);
 	}
 
 	/**
@@ -100,7 +106,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * {@link #close()}
 	 */
 	public LeaseRenewer(LockClient client, Duration maxHold, TaskScheduler scheduler) {
-		this(client, maxHold, scheduler, false, null, null);
+		this(client, maxHold, scheduler, false, null, null, null);
 	}
 
 	/**
@@ -110,14 +116,15 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * @param maxHold how long a lock is renewed at most
 	 * @param scheduler the scheduler to plan the renewals on
 	 * @param calls runs the {@link LockClient#renewAll} calls
-	 * @param listeners runs the callbacks of lost leases
+	 * @param listeners runs the callbacks of lost leases, and what is handed to
+	 * {@link #notifyListeners(String, Runnable)}
 	 */
 	LeaseRenewer(LockClient client, Duration maxHold, TaskScheduler scheduler, Executor calls, Executor listeners) {
-		this(client, maxHold, scheduler, false, calls, listeners);
+		this(client, maxHold, scheduler, false, calls, listeners, listeners);
 	}
 
 	private LeaseRenewer(LockClient client, Duration maxHold, TaskScheduler scheduler, boolean ownScheduler,
-			@Nullable Executor calls, @Nullable Executor listeners) {
+			@Nullable Executor calls, @Nullable Executor lostCallbacks, @Nullable Executor listeners) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.isTrue(maxHold != null && maxHold.toNanos() > 0, "'maxHold' must be positive");
 		Assert.notNull(scheduler, "'scheduler' must not be null");
@@ -129,8 +136,9 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		this.clock = scheduler.getClock();
 		this.tick = new RenewalTick(client, this.clock, new LeaseStopPolicy(maxHold), this.leases,
 				(calls != null) ? calls : own(RenewerExecutors.callExecutor()),
-				(listeners != null) ? listeners : own(RenewerExecutors.listenerExecutor()), this::wakeUp);
+				(lostCallbacks != null) ? lostCallbacks : own(RenewerExecutors.lostCallbackExecutor()), this::wakeUp);
 		this.timer = new RenewalTimer(scheduler, this.tick::run);
+		this.listeners = (listeners != null) ? listeners : own(RenewerExecutors.listenerExecutor());
 	}
 
 	/**
@@ -149,7 +157,9 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * @param key the resource name
 	 * @param ownerToken the token of the acquisition
 	 * @param ttl the lease time
-	 * @param onLost called once, on a listener thread, when the lease is lost
+	 * @param onLost called once, on a thread of lost callbacks, when the lease is lost;
+	 * it should be quick and tell listeners through
+	 * {@link #notifyListeners(String, Runnable)}
 	 * @return the lease, to cancel before the lock is released
 	 * @throws IllegalStateException if this renewer was closed
 	 * @throws org.springframework.core.task.TaskRejectedException if the scheduler did
@@ -167,7 +177,9 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * @param ownerToken the token of the acquisition
 	 * @param ttl the lease time
 	 * @param startedAt when the acquisition was sent, read from {@link #getClock()}
-	 * @param onLost called once, on a listener thread, when the lease is lost
+	 * @param onLost called once, on a thread of lost callbacks, when the lease is lost;
+	 * it should be quick and tell listeners through
+	 * {@link #notifyListeners(String, Runnable)}
 	 * @return the lease, to cancel before the lock is released
 	 * @throws IllegalStateException if this renewer was closed
 	 * @throws org.springframework.core.task.TaskRejectedException if the scheduler did
@@ -187,7 +199,9 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * @param ownerToken the token of the acquisition
 	 * @param ttl the lease time
 	 * @param startedAt when the acquisition was sent, read from {@link #getClock()}
-	 * @param onLost called once, on a listener thread, when the lease is lost
+	 * @param onLost called once, on a thread of lost callbacks, when the lease is lost;
+	 * it should be quick and tell listeners through
+	 * {@link #notifyListeners(String, Runnable)}
 	 * @return the lease, to cancel before the lock is released
 	 * @throws IllegalStateException if this renewer was closed
 	 * @throws org.springframework.core.task.TaskRejectedException if the scheduler did
@@ -224,6 +238,34 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 			assertOpen(key);
 		}
 		return lease;
+	}
+
+	/**
+	 * Tell the listeners of a lost lock, on a thread of this renewer's that runs nothing
+	 * else ({@code distlock-lock-listener}): after the lock's holder was told, so that
+	 * listeners, the application's code, can neither delay that nor the loss of any other
+	 * lock. Two threads take turns, so that one blocking listener does not hold up every
+	 * other report; at most 10,000 reports wait for them, and one beyond that is dropped
+	 * with a WARN naming the lock.
+	 * @param key the key of the lost lock, for the log
+	 * @param notification what tells the listeners; a failure of it is logged
+	 */
+	public void notifyListeners(String key, Runnable notification) {
+		try {
+			this.listeners.execute(() -> {
+				try {
+					notification.run();
+				}
+				catch (Throwable ex) {
+					logger.warn("A listener of lost lock '" + key + "' failed", ex);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			logger.warn(
+					"Could not tell the listeners of lost lock '" + key + "': their threads are busy or were shut down",
+					ex);
+		}
 	}
 
 	/**

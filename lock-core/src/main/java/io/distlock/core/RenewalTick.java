@@ -40,9 +40,10 @@ import org.jspecify.annotations.Nullable;
  * A pass never waits for a call: a lease whose call is under way is not renewed again,
  * and if it runs out before the answer came, it is reported lost at that instant, and a
  * late answer does not bring it back. A renewal that finds the lock gone reports the
- * lease lost at once; one that fails is retried until the lease runs out. Lost leases are
- * reported on the listener executor, so that a slow callback delays no renewal. Runs are
- * not thread-safe: the renewer never lets two overlap, and only runs change the leases.
+ * lease lost at once; one that fails is retried until the lease runs out. A lost lease is
+ * {@link Lease#isLost() marked} at once, and its callback run on the executor of lost
+ * callbacks, so that a slow callback delays no renewal. Runs are not thread-safe: the
+ * renewer never lets two overlap, and only runs change the leases.
  */
 final class RenewalTick {
 
@@ -61,7 +62,7 @@ final class RenewalTick {
 
 	private final Executor calls;
 
-	private final Executor listeners;
+	private final Executor lostCallbacks;
 
 	private final Runnable wakeUp;
 
@@ -74,17 +75,17 @@ final class RenewalTick {
 	 * @param stopPolicy decides when a lease is no longer renewed
 	 * @param leases the registered leases, shared with the renewer
 	 * @param calls runs the renewal calls
-	 * @param listeners runs the lost-lease callbacks
+	 * @param lostCallbacks runs the lost-lease callbacks
 	 * @param wakeUp asks for a run as soon as possible, from any thread
 	 */
 	RenewalTick(LockClient client, Clock clock, LeaseStopPolicy stopPolicy, Set<Lease> leases, Executor calls,
-			Executor listeners, Runnable wakeUp) {
+			Executor lostCallbacks, Runnable wakeUp) {
 		this.client = client;
 		this.clock = clock;
 		this.stopPolicy = stopPolicy;
 		this.leases = leases;
 		this.calls = calls;
-		this.listeners = listeners;
+		this.lostCallbacks = lostCallbacks;
 		this.wakeUp = wakeUp;
 	}
 
@@ -138,7 +139,8 @@ final class RenewalTick {
 	}
 
 	/**
-	 * Report the given lease lost, on the listener executor, unless it was cancelled.
+	 * Mark the given lease lost and run its callback on the executor of lost callbacks,
+	 * unless it was cancelled.
 	 * @param lease a lease that left the registry
 	 */
 	void report(Lease lease) {
@@ -146,8 +148,10 @@ final class RenewalTick {
 			// Its lock is being released by its owner.
 			return;
 		}
+		// At once, whatever the callbacks queued before this one do.
+		lease.markLost();
 		try {
-			this.listeners.execute(() -> {
+			this.lostCallbacks.execute(() -> {
 				try {
 					lease.onLost().run();
 				}

@@ -28,8 +28,8 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * The threads a {@link LeaseRenewer} makes for itself when it is given none: the
- * scheduler that plans the renewals, the threads that send them, and the threads that run
- * lost-lock callbacks. All are daemon threads.
+ * scheduler that plans the renewals, the threads that send them, the threads that tell a
+ * lost lock's holder, and the threads that tell the listeners. All are daemon threads.
  */
 final class RenewerExecutors {
 
@@ -37,7 +37,11 @@ final class RenewerExecutors {
 
 	private static final int MAX_CALL_THREADS = 4;
 
+	private static final int LOST_CALLBACK_THREADS = 2;
+
 	private static final int LISTENER_THREADS = 2;
+
+	private static final int MAX_QUEUED_LISTENER_CALLS = 10_000;
 
 	private RenewerExecutors() {
 	}
@@ -70,11 +74,23 @@ final class RenewerExecutors {
 		return executor;
 	}
 
+	static ExecutorService lostCallbackExecutor() {
+		// Marks a lock lost and completes its whenLost(): never dropped, and no listener
+		// runs here, so that no listener can delay the loss of any lock. Two threads, so
+		// that one slow whenLost() stage does not hold up every other loss.
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(LOST_CALLBACK_THREADS, LOST_CALLBACK_THREADS, 30,
+				TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemonThreads("distlock-lock-lost-"));
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
 	static ExecutorService listenerExecutor() {
-		// Callbacks are the application's code: two threads, so that one blocking
-		// callback does not hold up every other report.
+		// Listeners are the application's code, told after the loss took effect: two
+		// threads, so that one blocking listener does not hold up every other report,
+		// and a bounded queue, so that listeners that block for good cannot pile up
+		// reports without end.
 		ThreadPoolExecutor executor = new ThreadPoolExecutor(LISTENER_THREADS, LISTENER_THREADS, 30, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), daemonThreads("distlock-lock-lost-"));
+				new LinkedBlockingQueue<>(MAX_QUEUED_LISTENER_CALLS), daemonThreads("distlock-lock-listener-"));
 		executor.allowCoreThreadTimeOut(true);
 		return executor;
 	}

@@ -27,6 +27,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.HeldLock;
 import io.distlock.LockAcquisitionException;
 import io.distlock.LockHandle;
 import io.distlock.LockListener;
@@ -40,6 +41,7 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.util.Assert;
 
 /**
@@ -106,6 +108,8 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 
 	private @Nullable Thread contender;
 
+	private @Nullable TaskScheduler renewalScheduler;
+
 	/**
 	 * Create an election for the lock of the given name in the given store.
 	 * @param client the lock store
@@ -143,6 +147,15 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	}
 
 	/**
+	 * Set the scheduler that renews the leadership lock and whose clock times its lease,
+	 * instead of a scheduler of its own with a monotonic clock; not shut down on stop.
+	 * @param renewalScheduler the scheduler, or {@code null} for one of its own
+	 */
+	void setRenewalScheduler(@Nullable TaskScheduler renewalScheduler) {
+		this.renewalScheduler = renewalScheduler;
+	}
+
+	/**
 	 * Set listeners to tell about the leadership lock, such as the metrics listener.
 	 * @param listeners the listeners
 	 */
@@ -164,24 +177,42 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	}
 
 	/**
-	 * Tell whether this instance is the leader now: it holds the leadership lock, and no
-	 * renewal found it lost.
+	 * Tell whether this instance is the leader now: it holds the leadership lock, no
+	 * renewal found it lost, and its lease has not run out by the renewer's clock (after
+	 * a pause longer than the ttl, this answers {@code false} at once, before any renewal
+	 * ran). It turns {@code false} as soon as the loss is found, before any lock listener
+	 * or {@link LeadershipRevokedEvent} listener runs.
 	 * @return whether this instance leads
 	 */
 	public boolean isLeader() {
-		Leadership current = this.leadership;
-		return current != null && !current.lost().isDone();
+		return current() != null;
 	}
 
 	/**
 	 * Return the fencing token of this instance's leadership, for fencing the leader's
-	 * writes: greater than that of every leader before.
+	 * writes: greater than that of every leader before. Empty whenever
+	 * {@link #isLeader()} answers {@code false}.
 	 * @return the fencing token, or empty when this instance does not lead
 	 */
 	public OptionalLong getFencingToken() {
+		Leadership current = current();
+		return (current != null) ? OptionalLong.of(current.lock().fencingToken()) : OptionalLong.empty();
+	}
+
+	private @Nullable Leadership current() {
 		Leadership current = this.leadership;
-		return (current != null && !current.lost().isDone()) ? OptionalLong.of(current.lock().fencingToken())
-				: OptionalLong.empty();
+		if (current == null || current.lost().isDone()) {
+			return null;
+		}
+		// The lease as this instance's template sees it: no remaining lease once it ran
+		// out by the renewer's clock, or the lock was marked lost.
+		long token = current.lock().fencingToken();
+		for (HeldLock held : this.lockTemplate.getHeldLocks()) {
+			if (held.fencingToken() == token && held.leaseRemaining() != null) {
+				return current;
+			}
+		}
+		return null;
 	}
 
 	/**
@@ -195,7 +226,9 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 			}
 			this.running = true;
 			// A renewer of its own per run: stopping closes it for good.
-			LeaseRenewer renewer = new LeaseRenewer(this.client, LIFETIME);
+			TaskScheduler scheduler = this.renewalScheduler;
+			LeaseRenewer renewer = (scheduler != null) ? new LeaseRenewer(this.client, LIFETIME, scheduler)
+					: new LeaseRenewer(this.client, LIFETIME);
 			this.renewer = renewer;
 			this.lockTemplate.setLeaseRenewer(renewer);
 			Thread thread = new Thread(this::contend, "distlock-leader-" + this.name);

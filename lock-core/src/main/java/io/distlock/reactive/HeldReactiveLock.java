@@ -18,6 +18,7 @@ package io.distlock.reactive;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -42,7 +43,8 @@ import io.distlock.core.Lease;
  * <p>
  * As for the synchronous handle, every acquisition ends exactly once for the listener:
  * {@code onReleased}, {@code onReleaseMismatch} (also for a lock found lost before) or
- * {@code onReleaseFailed}.
+ * {@code onReleaseFailed}. A loss takes effect ({@link #whenLost()} completes) before any
+ * listener hears of it, on the listener threads, so that no listener can delay it.
  */
 final class HeldReactiveLock implements ReactiveLockHandle {
 
@@ -71,6 +73,8 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 	private final Sinks.Empty<Void> lost = Sinks.empty();
 
 	private volatile @Nullable Lease lease;
+
+	private volatile Executor lostListeners = Runnable::run;
 
 	private volatile Observation holding = Observation.NOOP;
 
@@ -138,24 +142,39 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 	}
 
 	/**
+	 * Tell the listeners of a loss on the given executor, after {@link #whenLost()}
+	 * completed.
+	 */
+	void notifyLostOn(Executor lostListeners) {
+		this.lostListeners = lostListeners;
+	}
+
+	/**
 	 * Describe this lock as held now.
 	 * @param now the current instant of the renewer's clock
 	 */
 	HeldLock describe(Instant now) {
 		Lease lease = this.lease;
 		Instant expiresAt = (lease != null) ? lease.expiresAt() : this.acquiredAt.plus(this.request.ttl());
-		Duration remaining = (this.state.get() == State.HELD && now.isBefore(expiresAt))
-				? Duration.between(now, expiresAt) : null;
+		Duration remaining = (!isKnownNotHeld() && now.isBefore(expiresAt)) ? Duration.between(now, expiresAt) : null;
 		return new HeldLock(this.key, this.request.name(), this.fencingToken, this.acquiredAt,
 				Duration.between(this.acquiredAt, now), remaining, this.holder.getName(), this.request.autoRenew());
 	}
 
 	boolean isKnownNotHeld() {
-		return this.state.get() != State.HELD;
+		return this.state.get() != State.HELD || isLeaseLost();
 	}
 
 	boolean isKnownLost() {
-		return this.state.get() == State.LOST;
+		State state = this.state.get();
+		return state == State.LOST || (state == State.HELD && isLeaseLost());
+	}
+
+	// The renewer marks a lost lease at once, before the callback that marks this lock
+	// runs on another thread.
+	private boolean isLeaseLost() {
+		Lease lease = this.lease;
+		return lease != null && lease.isLost();
 	}
 
 	/**
@@ -167,13 +186,25 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 		}
 		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken
 				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
-		try {
-			this.listener.onLost(this.key, this.request.name(), this.fencingToken, this.holder);
+		// The work under the lock hears of it first; no listener can delay that.
+		this.lost.tryEmitEmpty();
+		this.lostListeners
+			.execute(() -> this.listener.onLost(this.key, this.request.name(), this.fencingToken, this.holder));
+	}
+
+	/**
+	 * Tell the work under this lock, just before someone other than that work releases
+	 * it, that the lock no longer protects it: {@link #whenLost()} completes, and a WARN
+	 * names the lock and the reason. Listeners hear of the release that follows.
+	 * @param reason why it is released, completing "Lock 'k' is released ..."
+	 */
+	void releasedUnderWork(String reason) {
+		if (this.state.get() != State.HELD) {
+			return;
 		}
-		finally {
-			// Also when a listener failed: the work under the lock must hear of it.
-			this.lost.tryEmitEmpty();
-		}
+		logger.warn("Lock '" + this.key + "' (fencing token " + this.fencingToken + ") is released " + reason
+				+ " while its work may still run; whenLost() completes, the work is no longer protected");
+		this.lost.tryEmitEmpty();
 	}
 
 	/**

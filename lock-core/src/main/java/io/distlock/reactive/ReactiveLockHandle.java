@@ -47,11 +47,13 @@ public interface ReactiveLockHandle {
 	long fencingToken();
 
 	/**
-	 * Return a {@link Mono} that completes when this lock is found lost (a renewal found
-	 * it gone or taken, or its lease ran out before a renewal was confirmed), so that the
-	 * action can stop: {@code work.takeUntilOther(lock.whenLost())}. It never completes
-	 * after a normal release, nor for a lock without auto-renew, whose loss nothing
-	 * detects.
+	 * Return a {@link Mono} that completes when this lock stops protecting the work under
+	 * it, so that the action can stop: {@code work.takeUntilOther(lock.whenLost())}. That
+	 * is when it is found lost (a renewal found it gone or taken, or its lease ran out
+	 * before a renewal was confirmed), before any lost-lock listener runs; or just before
+	 * {@link ReactiveLockTemplate#releaseHeldLocks()} releases it on shutdown, with a
+	 * WARN naming it. It never completes after a normal release, nor for a lock without
+	 * auto-renew, whose loss nothing detects.
 	 * @return a {@link Mono} completed when the lock is found lost
 	 */
 	Mono<Void> whenLost();

@@ -331,11 +331,14 @@ public class ReactiveLockTemplate {
 
 	/**
 	 * Release every lock this template holds now, owner-checked, as on shutdown: the
-	 * reactive work still running under one of them is no longer protected by it.
+	 * reactive work still running under one of them is no longer protected by it, and is
+	 * told so first: the {@link ReactiveLockHandle#whenLost()} of each lock completes
+	 * before its release, and a WARN names it.
 	 * @return a {@link Mono} of how many locks were released, failed releases logged
 	 */
 	public Mono<Integer> releaseHeldLocks() {
 		return Flux.fromIterable(List.copyOf(this.heldLocks))
+			.doOnNext((lock) -> lock.releasedUnderWork("by releaseHeldLocks() (shutdown)"))
 			.flatMap((lock) -> lock.release(this.client).thenReturn(1).onErrorResume((ex) -> {
 				logger.warn("Could not release lock '" + lock.key() + "'; it expires after its ttl", ex);
 				return Mono.just(0);
@@ -426,6 +429,7 @@ public class ReactiveLockTemplate {
 				Instant startedAt = this.renewer.getClock()
 					.instant()
 					.minusNanos(System.nanoTime() - attempt.sentAtNanos());
+				lock.notifyLostOn((notification) -> this.renewer.notifyListeners(request.key(), notification));
 				lock.renewedBy(
 						this.renewer.registerDetached(resource, owner, request.ttl(), startedAt, lock::markLost));
 			}

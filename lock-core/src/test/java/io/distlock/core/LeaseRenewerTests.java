@@ -414,6 +414,46 @@ class LeaseRenewerTests {
 	}
 
 	@Test
+	void lostLeaseIsMarkedLostOnTheTickingThreadBeforeItsCallbackRuns() {
+		List<Runnable> queuedCallbacks = new ArrayList<>();
+		List<Runnable> queuedNotifications = new ArrayList<>();
+		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofHours(1), this.scheduler, Runnable::run,
+				queuedCallbacks::add)) {
+			this.client.gone.add("gone");
+			Lease gone = renewer.register("gone", "owner", TTL, this.lost::incrementAndGet);
+			Lease kept = renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+			this.scheduler.advance(Duration.ofMillis(100));
+			// The callback waits for a busy thread; the lease is lost already.
+			assertThat(gone.isLost()).isTrue();
+			assertThat(kept.isLost()).isFalse();
+			assertThat(this.lost).hasValue(0);
+			assertThat(queuedCallbacks).hasSize(1);
+			queuedCallbacks.get(0).run();
+			assertThat(this.lost).hasValue(1);
+		}
+	}
+
+	@Test
+	void cancelledLeaseIsNeverMarkedLost() {
+		Lease lease = this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
+		lease.cancel();
+		this.scheduler.advance(Duration.ofMillis(400));
+		assertThat(lease.isLost()).isFalse();
+		assertThat(this.lost).hasValue(0);
+	}
+
+	@Test
+	void listenersAreNotifiedOnTheirOwnExecutorAndAFailingOneIsLogged() {
+		List<String> notified = new ArrayList<>();
+		this.renewer.notifyListeners("k", () -> notified.add("k"));
+		this.renewer.notifyListeners("failing", () -> {
+			throw new IllegalStateException("listener failed");
+		});
+		this.renewer.notifyListeners("k2", () -> notified.add("k2"));
+		assertThat(notified).containsExactly("k", "k2");
+	}
+
+	@Test
 	void errorThrownByRenewAllOnARenewalThreadIsRetriedLikeAnyFailedRenewal() {
 		this.client.failure = new Error("broken client");
 		this.client.failures.set(1);
