@@ -45,6 +45,8 @@ final class LockScripts {
 
 	static final LockScript<Long> READ_HELD = load("read-held.lua", Long.class);
 
+	static final LockScript<Long> HELD = load("held.lua", Long.class);
+
 	static final LockScript<Long> LEAVE_QUEUE = load("leave-queue.lua", Long.class);
 
 	static final LockScript<Long> RELEASE = load("release.lua", Long.class);
@@ -76,7 +78,7 @@ final class LockScripts {
 
 	static final List<LockScript<?>> ALL = List.of(ACQUIRE, ACQUIRE_FAIR, ACQUIRE_READ, RELEASE_READ, READ_HELD,
 			LEAVE_QUEUE, RELEASE, HANDOVER, RENEW, RENEW_ALL, RAISE_FENCE, INSPECT, FORCE_RELEASE, ACQUIRE_PERMIT,
-			RELEASE_PERMIT, RENEW_PERMITS, PERMIT_HELD);
+			RELEASE_PERMIT, RENEW_PERMITS, PERMIT_HELD, HELD);
 
 	private LockScripts() {
 	}

@@ -359,7 +359,8 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	/**
 	 * Release the lock and publish the release, so that waiters wake up: see
 	 * {@link RedisReleaseNotifier}. While the lock's slot migrates between cluster nodes
-	 * the release is tried again for up to two seconds.
+	 * and Redis refuses the script for a missing key, the release passes the lock key
+	 * alone, and publishes unconditionally.
 	 */
 	@Override
 	public boolean release(String key, String ownerToken) {
@@ -368,7 +369,10 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 			return releasePermit(permitsOf, ownerToken);
 		}
 		ScriptCall<Long> call = releaseCall(key, ownerToken);
-		Long released = SlotMigrationRetry.call(() -> RedisCalls.call(key, "release", () -> call.run(this.redis)));
+		// The same call with the lock key alone (the first key), for a migrating slot.
+		ScriptCall<Long> lockKeyOnly = new ScriptCall<>(LockScripts.RELEASE, call.keys().subList(0, 1), call.args());
+		Long released = SlotMigrationRetry.orOneKey(() -> RedisCalls.call(key, "release", () -> call.run(this.redis)),
+				() -> RedisCalls.call(key, "release", () -> lockKeyOnly.run(this.redis)));
 		return RedisCalls.reply(released, "release") == 1L;
 	}
 
@@ -399,31 +403,47 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 
 	/**
 	 * Release a read hold and, when it was the last, publish the release as
-	 * {@link #release} does, so that a waiting writer wakes up.
+	 * {@link #release} does, so that a waiting writer wakes up. While the lock's slot
+	 * migrates between cluster nodes and Redis refuses the script for a missing key, the
+	 * release passes the read holds alone, and publishes the resource name.
 	 */
 	@Override
 	public boolean releaseRead(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long released = SlotMigrationRetry
-			.call(() -> RedisCalls.call(key, "release the read hold of", () -> LockScripts.RELEASE_READ.run(this.redis,
-					List.of(keys.readHolds(), keys.queue()), ownerToken, keys.channel(), key, this.publishCommand)));
+		Long released = SlotMigrationRetry.orOneKey(
+				() -> releaseRead(keys, List.of(keys.readHolds(), keys.queue()), ownerToken),
+				() -> releaseRead(keys, List.of(keys.readHolds()), ownerToken));
 		return RedisCalls.reply(released, "release-read") == 1L;
 	}
 
+	private @Nullable Long releaseRead(RedisLockKeys keys, List<String> scriptKeys, String ownerToken) {
+		return RedisCalls.call(keys.lock(), "release the read hold of", () -> LockScripts.RELEASE_READ.run(this.redis,
+				scriptKeys, ownerToken, keys.channel(), keys.lock(), this.publishCommand));
+	}
+
 	/**
-	 * Renew the lock of the owner, or its read hold of the key: the lock key is checked
-	 * first, so renewing a write lease costs what it did before read holds existed.
+	 * Renew the lock of the owner or, when it holds no lock there, its read hold of the
+	 * key: one key per call, the one that exists for that kind, so that Redis Cluster
+	 * runs the renewal on whichever node holds the key while its slot migrates. Renewing
+	 * a write lease costs what it did before read holds existed.
 	 */
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
 		if (RedisLockKeys.resourceOfPermits(key) != null) {
 			return renewAll(List.of(new Renewal(key, ownerToken, ttl)))[0];
 		}
-		List<String> keys = List.of(RedisLockKeys.lockKey(key), RedisLockKeys.readHoldsOf(key));
+		String millis = RedisCalls.millis(ttl);
+		return renew(key, RedisLockKeys.lockKey(key), ownerToken, millis)
+				|| renew(key, RedisLockKeys.readHoldsOf(key), ownerToken, millis, "read");
+	}
+
+	private boolean renew(String key, String lease, String ownerToken, String... args) {
 		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
+		String[] scriptArgs = new String[args.length + 1];
+		scriptArgs[0] = ownerToken;
+		System.arraycopy(args, 0, scriptArgs, 1, args.length);
 		ReplicaAcknowledgement.Acknowledged<Long> renewed = RedisCalls.reply(RedisCalls.call(key, "renew",
-				() -> acknowledgement.run(this.redis, LockScripts.RENEW, keys, ownerToken, RedisCalls.millis(ttl))),
-				"renew");
+				() -> acknowledgement.run(this.redis, LockScripts.RENEW, List.of(lease), scriptArgs)), "renew");
 		boolean held = renewed.reply() == 1L;
 		if (held && acknowledgement.isShort(renewed)) {
 			throw new LockBackendException(key,
@@ -516,8 +536,9 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	}
 
 	/**
-	 * Read the lock key and, only when the owner does not hold the lock, look for its
-	 * read hold with a second call: a writer's check stays one plain {@code GET}.
+	 * Check the lock key and, only when the owner does not hold the lock, look for its
+	 * read hold with a second call. Each is a script, so that it runs on the primary even
+	 * when the connection factory reads from replicas, which may lag behind.
 	 */
 	@Override
 	public boolean isHeld(String key, String ownerToken) {
@@ -525,13 +546,12 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		if (permitsOf != null) {
 			return this.permits.isHeld(permitsOf, ownerToken);
 		}
-		String lockKey = RedisLockKeys.lockKey(key);
-		if (ownerToken.equals(RedisCalls.call(key, "check", () -> this.redis.opsForValue().get(lockKey)))) {
-			return true;
-		}
-		String readHolds = RedisLockKeys.readHoldsOf(key);
-		Long held = RedisCalls.call(key, "check the read hold of",
-				() -> LockScripts.READ_HELD.run(this.redis, List.of(readHolds), ownerToken));
+		return isHeld(key, "check", LockScripts.HELD, RedisLockKeys.lockKey(key), ownerToken) || isHeld(key,
+				"check the read hold of", LockScripts.READ_HELD, RedisLockKeys.readHoldsOf(key), ownerToken);
+	}
+
+	private boolean isHeld(String key, String what, LockScript<Long> script, String lease, String ownerToken) {
+		Long held = RedisCalls.call(key, what, () -> script.run(this.redis, List.of(lease), ownerToken));
 		return held != null && held == 1L;
 	}
 

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -40,6 +41,14 @@ import org.springframework.util.Assert;
  * <p>
  * Leases are sent {@value #MAX_SIZE} at a time at most, and on Redis Cluster grouped by
  * hash slot, since the keys of one script call must share a slot there.
+ *
+ * <p>
+ * Each call passes only keys of one kind, the keys that exist while the leases are held:
+ * lock keys, then the read holds of the leases that were no locks, and the permits'
+ * sorted sets on their own. While a slot migrates between cluster nodes, Redis refuses a
+ * script with several keys when one of them is missing on the node (a lost lock, a key
+ * already moved) with {@code TRYAGAIN}; such a batch is renewed one lease per call, which
+ * Redis runs on whichever node holds its key.
  */
 final class RenewalBatches {
 
@@ -68,43 +77,48 @@ final class RenewalBatches {
 	 */
 	boolean[] renewAll(List<Renewal> renewals, ReplicaAcknowledgement acknowledgement) {
 		boolean[] renewed = new boolean[renewals.size()];
-		if (renewals.isEmpty()) {
-			return renewed;
+		List<Integer> permits = new ArrayList<>();
+		List<Integer> locks = new ArrayList<>();
+		for (int i = 0; i < renewals.size(); i++) {
+			(isPermits(renewals.get(i)) ? permits : locks).add(i);
 		}
-		List<String> lockKeys = new ArrayList<>(renewals.size());
-		// A permit's lease key is the name of its sorted set, renewed by its own script.
-		renewals.forEach((renewal) -> lockKeys.add((RedisLockKeys.resourceOfPermits(renewal.key()) != null)
-				? renewal.key() : RedisLockKeys.lockKey(renewal.key())));
-		for (List<Integer> batch : batches(lockKeys)) {
-			renewBatch(renewals, lockKeys, batch, renewed, acknowledgement);
-		}
+		renew(renewals, permits, Kind.PERMITS, renewed, acknowledgement);
+		renew(renewals, locks, Kind.LOCK, renewed, acknowledgement);
+		// A lease that is no lock may be a read hold: a second call, with the read holds
+		// alone, so that no call passes a key that does not exist for its kind.
+		List<Integer> notLocks = locks.stream().filter((i) -> !renewed[i]).toList();
+		renew(renewals, notLocks, Kind.READ, renewed, acknowledgement);
 		return renewed;
 	}
 
-	private void renewBatch(List<Renewal> renewals, List<String> lockKeys, List<Integer> batch, boolean[] renewed,
+	private static boolean isPermits(Renewal renewal) {
+		return RedisLockKeys.resourceOfPermits(renewal.key()) != null;
+	}
+
+	private void renew(List<Renewal> renewals, List<Integer> leases, Kind kind, boolean[] renewed,
 			ReplicaAcknowledgement acknowledgement) {
-		String first = renewals.get(batch.get(0)).key();
-		String permitsOf = RedisLockKeys.resourceOfPermits(first);
-		List<String> keys = new ArrayList<>(batch.size() * 2);
-		String[] args = new String[batch.size() * 2];
-		for (int i = 0; i < batch.size(); i++) {
-			Renewal renewal = renewals.get(batch.get(i));
-			keys.add(lockKeys.get(batch.get(i)));
-			args[i] = renewal.ownerToken();
-			args[batch.size() + i] = RedisCalls.millis(renewal.ttl());
+		for (List<Integer> batch : batches(renewals, leases, kind)) {
+			renewBatch(renewals, batch, kind, renewed, acknowledgement);
 		}
-		if (permitsOf == null) {
-			// The lock keys first, then the read holds of each in the same order: a lease
-			// is either a write lease or a read hold, and the script looks at both. A
-			// batch of permits holds their sorted sets only.
-			for (int i = 0; i < batch.size(); i++) {
-				keys.add(RedisLockKeys.readHoldsOf(renewals.get(batch.get(i)).key()));
+	}
+
+	private void renewBatch(List<Renewal> renewals, List<Integer> batch, Kind kind, boolean[] renewed,
+			ReplicaAcknowledgement acknowledgement) {
+		List<?> replies;
+		try {
+			replies = call(renewals, batch, kind, acknowledgement);
+		}
+		catch (LockBackendException ex) {
+			if (batch.size() == 1 || !RedisCalls.isRedisError(ex, "TRYAGAIN")) {
+				throw ex;
 			}
+			// The slot migrates and some key of the batch is missing on the node (lost,
+			// or moved already): one lease per call, which Redis runs where its key is.
+			for (Integer lease : batch) {
+				renewBatch(renewals, List.of(lease), kind, renewed, acknowledgement);
+			}
+			return;
 		}
-		// Errors name a permit's resource, not its lease key with control characters.
-		List<?> replies = (permitsOf != null)
-				? renewBatch(permitsOf, LockScripts.RENEW_PERMITS, keys, args, acknowledgement)
-				: renewBatch(first, LockScripts.RENEW_ALL, keys, args, acknowledgement);
 		Assert.state(replies.size() == batch.size(),
 				() -> "Redis answered " + replies.size() + " renewals to a batch of " + batch.size());
 		for (int i = 0; i < batch.size(); i++) {
@@ -113,13 +127,29 @@ final class RenewalBatches {
 	}
 
 	@SuppressWarnings("rawtypes")
-	private List<?> renewBatch(String first, LockScript<List> script, List<String> keys, String[] args,
+	private List<?> call(List<Renewal> renewals, List<Integer> batch, Kind kind,
 			ReplicaAcknowledgement acknowledgement) {
+		List<String> keys = new ArrayList<>(batch.size());
+		String[] args = new String[batch.size() * 2 + ((kind == Kind.READ) ? 1 : 0)];
+		for (int i = 0; i < batch.size(); i++) {
+			Renewal renewal = renewals.get(batch.get(i));
+			keys.add(kind.leaseOf(renewal.key()));
+			args[i] = renewal.ownerToken();
+			args[batch.size() + i] = RedisCalls.millis(renewal.ttl());
+		}
+		if (kind == Kind.READ) {
+			args[args.length - 1] = "read";
+		}
+		// Errors name a permit's resource, not its lease key with control characters.
+		String first = renewals.get(batch.get(0)).key();
+		String resource = (kind == Kind.PERMITS)
+				? Objects.requireNonNullElse(RedisLockKeys.resourceOfPermits(first), first) : first;
+		LockScript<List> script = (kind == Kind.PERMITS) ? LockScripts.RENEW_PERMITS : LockScripts.RENEW_ALL;
 		ReplicaAcknowledgement.Acknowledged<List> renewed = RedisCalls.reply(
-				RedisCalls.call(first, "renew", () -> acknowledgement.run(this.redis, script, keys, args)),
+				RedisCalls.call(resource, "renew", () -> acknowledgement.run(this.redis, script, keys, args)),
 				"renew-all");
 		if (acknowledgement.isShort(renewed)) {
-			throw new LockBackendException(first,
+			throw new LockBackendException(resource,
 					"Renewal of " + keys.size() + " lock(s) was " + acknowledgement.shortfall(renewed.replicas()),
 					null);
 		}
@@ -127,16 +157,16 @@ final class RenewalBatches {
 	}
 
 	/**
-	 * Split the renewals' lock keys, by their index, into the batches sent in one script
-	 * call each: the leases of one hash slot and one kind (locks or permits) together.
+	 * Split the leases, by their index, into the batches sent in one script call each:
+	 * those of one hash slot together.
 	 */
-	private List<List<Integer>> batches(List<String> lockKeys) {
+	private List<List<Integer>> batches(List<Renewal> renewals, List<Integer> leases, Kind kind) {
 		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
-		boolean cluster = isCluster();
-		for (int i = 0; i < lockKeys.size(); i++) {
-			int slot = cluster ? ClusterSlotHashUtil.calculateSlot(RedisCalls.bytes(lockKeys.get(i))) : 0;
-			boolean permits = RedisLockKeys.resourceOfPermits(lockKeys.get(i)) != null;
-			bySlot.computeIfAbsent(permits ? -1 - slot : slot, (key) -> new ArrayList<>()).add(i);
+		boolean cluster = !leases.isEmpty() && isCluster();
+		for (Integer lease : leases) {
+			int slot = cluster
+					? ClusterSlotHashUtil.calculateSlot(RedisCalls.bytes(kind.leaseOf(renewals.get(lease).key()))) : 0;
+			bySlot.computeIfAbsent(slot, (key) -> new ArrayList<>()).add(lease);
 		}
 		List<List<Integer>> batches = new ArrayList<>();
 		for (List<Integer> sameSlot : bySlot.values()) {
@@ -156,6 +186,36 @@ final class RenewalBatches {
 			this.cluster = cluster;
 		}
 		return cluster;
+	}
+
+	/**
+	 * The kinds of lease, each renewed by a script given only keys of its kind.
+	 */
+	private enum Kind {
+
+		/**
+		 * An exclusive or write lock: its lock key.
+		 */
+		LOCK,
+
+		/**
+		 * A read hold: the lock's read holds.
+		 */
+		READ,
+
+		/**
+		 * A permit: its lease key, the permits' sorted set.
+		 */
+		PERMITS;
+
+		String leaseOf(String key) {
+			return switch (this) {
+				case LOCK -> RedisLockKeys.lockKey(key);
+				case READ -> RedisLockKeys.readHoldsOf(key);
+				case PERMITS -> key;
+			};
+		}
+
 	}
 
 }

@@ -28,7 +28,8 @@ import io.distlock.LockBackendException;
  * migrates between nodes, a script whose keys are not all on one of them is refused, and
  * a lock's keys are split until the migration finishes. A release must not give up at the
  * first refusal, or the lock would stay until its ttl; it is tried again with a short
- * backoff, for up to {@link #LIMIT}.
+ * backoff, for up to {@link #LIMIT}, or at once with only the key that exists for the
+ * lock's kind ({@link #orOneKey}).
  */
 final class SlotMigrationRetry {
 
@@ -48,6 +49,26 @@ final class SlotMigrationRetry {
 	private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private SlotMigrationRetry() {
+	}
+
+	/**
+	 * Run the command and, when Redis Cluster refuses it with {@code TRYAGAIN}, the
+	 * fallback, which passes only the one key that exists for the lock's kind: Redis runs
+	 * a script with one key on whichever node holds it, migrating or not.
+	 * @param command the script with all of its keys
+	 * @param whileMigrating the same operation on the one key
+	 * @return the reply of whichever ran
+	 */
+	static <T> T orOneKey(Supplier<T> command, Supplier<T> whileMigrating) {
+		try {
+			return command.get();
+		}
+		catch (LockBackendException ex) {
+			if (!RedisCalls.isRedisError(ex, "TRYAGAIN")) {
+				throw ex;
+			}
+		}
+		return call(whileMigrating);
 	}
 
 	static <T> T call(Supplier<T> command) {

@@ -3,7 +3,10 @@
 --
 -- KEYS[1]  the read holds: a sorted set of the readers' owner tokens, scored by the Redis
 --          time in milliseconds at which each read lease expires
--- KEYS[2]  the queue of fair waiters (a list of owner tokens), in the same hash slot
+-- KEYS[2]  the queue of fair waiters (a list of owner tokens), in the same hash slot;
+--          absent while the slot migrates between Redis Cluster nodes, where a script
+--          with several keys is refused (TRYAGAIN) while any of them is missing, and the
+--          queue usually is: the resource name is published then
 -- ARGV[1]  the owner token of the read hold to release
 -- ARGV[2]  the release channel of this lock
 -- ARGV[3]  the lock's resource name
@@ -30,7 +33,7 @@ end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('EXISTS', KEYS[1]) == 0 then
   local publish = (ARGV[4] == 'SPUBLISH' and redis.REDIS_VERSION_NUM) and 'SPUBLISH' or 'PUBLISH'
-  local first = redis.call('LINDEX', KEYS[2], 0)
+  local first = KEYS[2] and redis.call('LINDEX', KEYS[2], 0)
   if first then
     redis.pcall(publish, ARGV[2], first)
   else

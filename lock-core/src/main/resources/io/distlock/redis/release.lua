@@ -25,10 +25,25 @@
 -- this owner: a writer that gave up). A writer-waiting marker of this owner is removed
 -- either way, and its removal is published, so that readers it kept out get in at once.
 --
+-- Given the lock key alone (KEYS[2..4] absent), it compares and deletes that and always
+-- publishes the resource name: the form for a slot migrating between Redis Cluster
+-- nodes, where a script with several keys is refused (TRYAGAIN) while any of them is
+-- missing, and the queue, the marker and the announcement usually are. It runs on
+-- whichever node holds the lock key. The announcement then stays until its own expiry,
+-- and a first fair waiter notices the free lock on its backoff.
+--
 -- pcall: a notification that cannot be published, such as for an ACL user without
 -- permission on the channel, must not fail a release that has happened; waiters then
 -- notice the free lock on their backoff.
 local publish = (ARGV[4] == 'SPUBLISH' and redis.REDIS_VERSION_NUM) and 'SPUBLISH' or 'PUBLISH'
+if #KEYS == 1 then
+  if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+    return 0
+  end
+  redis.call('DEL', KEYS[1])
+  redis.pcall(publish, ARGV[2], ARGV[3])
+  return 1
+end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   if redis.call('GET', KEYS[3]) == ARGV[1] then
     redis.call('DEL', KEYS[3])

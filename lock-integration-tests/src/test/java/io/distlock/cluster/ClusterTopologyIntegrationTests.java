@@ -51,6 +51,9 @@ class ClusterTopologyIntegrationTests {
 
 	private static final char SEPARATOR = '\u001f';
 
+	// Shorter than each half of the migration below: only renewals keep the lock.
+	private static final Duration HELD_TTL = Duration.ofSeconds(1);
+
 	@RegisterExtension
 	static final RedisClusterExtension redis = RedisClusterExtension.of(3, 1);
 
@@ -65,8 +68,7 @@ class ClusterTopologyIntegrationTests {
 				ClusterApplication first = ClusterApplication.start(cluster);
 				ClusterApplication second = ClusterApplication.start(cluster)) {
 			// Renewed every ~330 ms through the migration.
-			LockHandle held = holder.template.tryAcquire("{mig}held", Duration.ofSeconds(1), Duration.ZERO)
-				.orElseThrow();
+			LockHandle held = holder.template.tryAcquire("{mig}held", HELD_TTL, Duration.ZERO).orElseThrow();
 			holder.template.tryAcquire("{mig}old", TTL, Duration.ZERO).orElseThrow().close();
 			RedisCluster.SlotMigration migration = cluster.migrateSlot(slot, target);
 			try {
@@ -144,9 +146,12 @@ class ClusterTopologyIntegrationTests {
 				throw new IllegalStateException(ex);
 			}
 		}, (task) -> new Thread(task).start());
-		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
+		// The slot stays half-migrated for two of the held lock's ttls with its lock key
+		// on the source, then for two more with it on the target, apart from its fencing
+		// counter: each renewal in between must keep it.
+		await().during(HELD_TTL.multipliedBy(2)).atMost(HELD_TTL.multipliedBy(5)).until(held::isHeld);
 		assertThat(migration.moveKey(heldKey)).isTrue();
-		LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
+		await().during(HELD_TTL.multipliedBy(2)).atMost(HELD_TTL.multipliedBy(5)).until(held::isHeld);
 		assertThat(migration.moveKey("{mig}" + SEPARATOR + "fence" + SEPARATOR + heldKey)).isTrue();
 		assertThat(held.isHeld()).isTrue();
 		int sectionsBeforeFinish = sections.get();
