@@ -26,6 +26,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.distlock.LockHandle;
@@ -55,6 +57,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LocksEndpointWebIntegrationTests {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
+
+	/**
+	 * The header the test authentication filter reads: {@code name:ROLE}.
+	 */
+	private static final String TEST_USER = "X-Test-User";
 
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
@@ -145,7 +152,7 @@ class LocksEndpointWebIntegrationTests {
 			return this.context.getBean(LockTemplate.class);
 		}
 
-		HttpRequest.Builder request(String path, String user) {
+		HttpRequest.Builder request(String path, @Nullable String user) {
 			HttpRequest.Builder request = HttpRequest
 				.newBuilder(URI.create(
 						"http://localhost:" + this.context.getEnvironment().getProperty("local.server.port") + path))
@@ -158,18 +165,13 @@ class LocksEndpointWebIntegrationTests {
 					HttpResponse.BodyHandlers.ofString());
 		}
 
-		DocumentContext getJson(String path, String user) throws IOException, InterruptedException {
+		DocumentContext getJson(String path, @Nullable String user) throws IOException, InterruptedException {
 			HttpResponse<String> response = send(request(path, user).GET());
 			assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 			return JsonPath.parse(response.body());
 		}
 
 	}
-
-	/**
-	 * The header the test authentication filter reads: {@code name:ROLE}.
-	 */
-	static final String TEST_USER = "X-Test-User";
 
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
