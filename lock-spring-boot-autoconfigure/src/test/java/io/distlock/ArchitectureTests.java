@@ -104,6 +104,8 @@ class ArchitectureTests {
 			"io.distlock.autoconfigure.actuate.LocksEndpoint$HeldLocksDescriptor",
 			"io.distlock.autoconfigure.actuate.LocksEndpoint$HeldLockDescriptor",
 			"io.distlock.autoconfigure.actuate.LocksEndpoint$LockStateDescriptor",
+			"io.distlock.autoconfigure.actuate.LocksEndpoint$RefusalDescriptor",
+			"io.distlock.autoconfigure.actuate.LocksEndpointProperties",
 			"io.distlock.autoconfigure.actuate.ForceReleasingLocksEndpoint",
 			"io.distlock.autoconfigure.actuate.ForceReleasingLocksEndpoint$ForceReleaseDescriptor",
 			"io.distlock.observation.LockObservationContext", "io.distlock.observation.LockObservationContext$Phase",

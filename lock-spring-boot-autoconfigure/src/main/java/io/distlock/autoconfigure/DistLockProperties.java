@@ -326,7 +326,8 @@ public class DistLockProperties {
 		/**
 		 * Whether the locks endpoint may force-release a lock held by anyone (DELETE
 		 * /actuator/locks/{key}). Off by default: a forced release breaks mutual
-		 * exclusion for the work still running under the lock.
+		 * exclusion for the work still running under the lock. Refused, whatever this
+		 * says, when the key prefix is empty.
 		 */
 		private boolean forceReleaseEnabled;
 

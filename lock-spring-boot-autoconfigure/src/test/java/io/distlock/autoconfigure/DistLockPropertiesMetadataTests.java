@@ -70,6 +70,22 @@ class DistLockPropertiesMetadataTests {
 		}
 	}
 
+	@Test
+	void locksEndpointKeyMaskingIsDocumentedInTheShapeOfTheEnvEndpoints() throws Exception {
+		try (InputStream json = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+			List<Map<String, Object>> properties = JsonPath.read(json,
+					"$.properties[?(@.name =~ /management\\.endpoint\\.locks\\..*/)]");
+			assertThat(properties).extracting((property) -> property.get("name"))
+				.contains("management.endpoint.locks.show-values", "management.endpoint.locks.roles");
+			assertThat(properties)
+				.allSatisfy((property) -> assertThat((String) property.get("description")).isNotBlank());
+			assertThat(properties).filteredOn((property) -> property.get("name").toString().endsWith("show-values"))
+				.singleElement()
+				.satisfies((property) -> assertThat(property).containsEntry("defaultValue", "never")
+					.containsEntry("type", "org.springframework.boot.actuate.endpoint.Show"));
+		}
+	}
+
 	private static List<Map<String, Object>> properties() throws Exception {
 		try (InputStream json = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
 			return JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)]");

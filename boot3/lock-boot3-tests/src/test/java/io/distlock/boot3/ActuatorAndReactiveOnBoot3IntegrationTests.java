@@ -32,6 +32,7 @@ import io.distlock.autoconfigure.actuate.LocksEndpoint.HeldLocksDescriptor;
 import io.distlock.test.RedisServerExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -50,7 +51,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code locks} endpoint, the {@code distlock} health indicator, the lock metrics, and
  * locking a reactive method.
  */
-@SpringBootTest(classes = Boot3Application.class, properties = "management.endpoints.web.exposure.include=locks")
+@SpringBootTest(classes = Boot3Application.class,
+		properties = { "management.endpoints.web.exposure.include=locks",
+				"management.endpoint.locks.show-values=always" })
 @Import(ActuatorAndReactiveOnBoot3IntegrationTests.Reports.class)
 @DirtiesContext
 class ActuatorAndReactiveOnBoot3IntegrationTests {
@@ -81,10 +84,10 @@ class ActuatorAndReactiveOnBoot3IntegrationTests {
 	@Test
 	void locksEndpointListsTheLockWhileTheLockedMethodRuns() {
 		AtomicReference<HeldLocksDescriptor> during = new AtomicReference<>();
-		this.ledger.post(7, () -> during.set(this.locksEndpoint.locks()));
+		this.ledger.post(7, () -> during.set(this.locksEndpoint.locks(SecurityContext.NONE)));
 		assertThat(during.get().locks()).singleElement()
 			.satisfies((held) -> assertThat(held.key()).isEqualTo("ledger:7"));
-		assertThat(this.locksEndpoint.locks().locks()).isEmpty();
+		assertThat(this.locksEndpoint.locks(SecurityContext.NONE).locks()).isEmpty();
 	}
 
 	@Test

@@ -26,6 +26,7 @@ import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.autoconfigure.DistLockProperties;
 
+import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.annotation.ReflectiveRuntimeHintsRegistrar;
@@ -35,6 +36,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.util.ClassUtils;
@@ -42,13 +44,16 @@ import org.springframework.util.ClassUtils;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for the {@code locks} Actuator endpoint, when Actuator is present
- * and the endpoint is exposed ({@code management.endpoints.web.exposure.include}).
+ * and the endpoint is exposed ({@code management.endpoints.web.exposure.include}). Lock
+ * keys are masked unless {@code management.endpoint.locks.show-values} shows them (see
+ * {@link LocksEndpointProperties}).
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class,
 		afterName = "io.distlock.autoconfigure.DistLockReactiveAutoConfiguration")
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
 @ConditionalOnAvailableEndpoint(LocksEndpoint.class)
-@ImportRuntimeHints(DistLockEndpointAutoConfiguration.ForceReleaseRuntimeHints.class)
+@EnableConfigurationProperties(LocksEndpointProperties.class)
+@ImportRuntimeHints(DistLockEndpointAutoConfiguration.LocksEndpointRuntimeHints.class)
 public final class DistLockEndpointAutoConfiguration {
 
 	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
@@ -57,10 +62,15 @@ public final class DistLockEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockTemplate.class)
-	LocksEndpoint locksEndpoint(LockTemplate lockTemplate, DistLockProperties properties, BeanFactory beanFactory) {
+	LocksEndpoint locksEndpoint(LockTemplate lockTemplate, DistLockProperties properties,
+			LocksEndpointProperties endpointProperties, BeanFactory beanFactory) {
 		Supplier<List<HeldLock>> reactive = reactorPresent ? new ReactiveHeldLocks(beanFactory) : List::of;
+		String keyPrefix = properties.getKeyPrefix();
 		return properties.getActuator().isForceReleaseEnabled()
-				? new ForceReleasingLocksEndpoint(lockTemplate, reactive) : new LocksEndpoint(lockTemplate, reactive);
+				? new ForceReleasingLocksEndpoint(lockTemplate, reactive, keyPrefix, endpointProperties.getShowValues(),
+						endpointProperties.getRoles())
+				: new LocksEndpoint(lockTemplate, reactive, keyPrefix, endpointProperties.getShowValues(),
+						endpointProperties.getRoles());
 	}
 
 	/**
@@ -86,17 +96,21 @@ public final class DistLockEndpointAutoConfiguration {
 	}
 
 	/**
-	 * Hints for the force-release operation. AOT processing finds an endpoint's
-	 * operations on the bean's type, which it takes from the bean method's return type,
-	 * {@link LocksEndpoint}: the delete operation of the subclass made when force release
-	 * is enabled (a runtime choice) would be left out of a native image.
+	 * Hints for the force-release operation and for the answers of the operations on one
+	 * key. AOT processing finds an endpoint's operations on the bean's type, which it
+	 * takes from the bean method's return type, {@link LocksEndpoint}: the delete
+	 * operation of the subclass made when force release is enabled (a runtime choice)
+	 * would be left out of a native image. The operations on one key answer a
+	 * {@code WebEndpointResponse<?>}, whose body type processing cannot see.
 	 */
-	static class ForceReleaseRuntimeHints implements RuntimeHintsRegistrar {
+	static class LocksEndpointRuntimeHints implements RuntimeHintsRegistrar {
 
 		@Override
 		public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
-			// The operations' own processor registers the method and its response type.
 			new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(hints, ForceReleasingLocksEndpoint.class);
+			new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(),
+					LocksEndpoint.LockStateDescriptor.class, ForceReleasingLocksEndpoint.ForceReleaseDescriptor.class,
+					LocksEndpoint.RefusalDescriptor.class);
 		}
 
 	}

@@ -17,15 +17,19 @@
 package io.distlock.autoconfigure.actuate;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import io.distlock.HeldLock;
 import io.distlock.LockTemplate;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
  * The {@code locks} endpoint with force-release ({@code DELETE /actuator/locks/{key}}),
@@ -33,6 +37,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
  * {@code distlock.actuator.force-release-enabled=true}. The lock is removed whoever holds
  * it, logged at WARN; the next holder gets a higher fencing token as always, so storage
  * that checks tokens still rejects the writes of the holder that lost it.
+ *
+ * <p>
+ * With an empty key prefix a key could name any Redis key, of any type: force release is
+ * then refused (403 Forbidden) and deletes nothing.
  */
 @Endpoint(id = "locks")
 public class ForceReleasingLocksEndpoint extends LocksEndpoint {
@@ -41,27 +49,40 @@ public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 	 * Create an endpoint that can force-release locks.
 	 * @param lockTemplate the template that takes this application's locks
 	 * @param otherHeldLocks the locks held through other templates
+	 * @param keyPrefix the template's key prefix; when empty, force release is refused
+	 * @param showValues when to show lock keys unmasked
+	 * @param roles the roles of which a user needs one to see keys unmasked when
+	 * {@link Show#WHEN_AUTHORIZED}; when empty, any authenticated user
 	 */
-	public ForceReleasingLocksEndpoint(LockTemplate lockTemplate, Supplier<List<HeldLock>> otherHeldLocks) {
-		super(lockTemplate, otherHeldLocks);
+	public ForceReleasingLocksEndpoint(LockTemplate lockTemplate, Supplier<List<HeldLock>> otherHeldLocks,
+			String keyPrefix, Show showValues, Set<String> roles) {
+		super(lockTemplate, otherHeldLocks, keyPrefix, showValues, roles);
 	}
 
 	/**
 	 * Remove the lock of the given key, whoever holds it, together with the key's read
 	 * holds and permits where the store has them: the whole key is free afterwards.
+	 * Refused, deleting nothing, when the key prefix is empty.
+	 * @param securityContext the caller, who may or may not be shown the key
 	 * @param key the lock key without the key prefix
-	 * @return whether a lock, a read hold or a permit was removed
+	 * @return a {@link ForceReleaseDescriptor}, or a {@link RefusalDescriptor} with
+	 * status 403 when the key prefix is empty
 	 */
 	@DeleteOperation
-	public ForceReleaseDescriptor forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key) {
+	public WebEndpointResponse<?> forceRelease(SecurityContext securityContext,
+			@Selector(match = Match.ALL_REMAINING) String[] key) {
+		if (isKeyPrefixEmpty()) {
+			return refused("force-release a lock");
+		}
 		String joined = String.join("/", key);
-		return new ForceReleaseDescriptor(joined, lockTemplate().forceRelease(joined));
+		boolean released = lockTemplate().forceRelease(joined);
+		return new WebEndpointResponse<>(new ForceReleaseDescriptor(mask(joined, showKeys(securityContext)), released));
 	}
 
 	/**
 	 * The outcome of a forced release.
 	 *
-	 * @param key the lock key, without the key prefix
+	 * @param key the lock key, without the key prefix; {@code ******} unless shown
 	 * @param released whether a lock, a read hold or a permit was removed
 	 */
 	public record ForceReleaseDescriptor(String key, boolean released) {

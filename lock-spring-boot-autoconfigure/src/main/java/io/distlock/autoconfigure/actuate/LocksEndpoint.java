@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -30,15 +31,27 @@ import io.distlock.LockTemplate;
 import io.distlock.annotation.LockMode;
 import io.distlock.core.LockState;
 
+import org.springframework.boot.actuate.endpoint.SanitizableData;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
  * The {@code locks} Actuator endpoint: the locks this instance holds now
  * ({@code GET /actuator/locks}), and what the lock store knows of one key ({@code GET
  * /actuator/locks/{key}}, the key without the key prefix).
+ *
+ * <p>
+ * Lock keys are often customer or order ids, so they are masked as {@code ******} unless
+ * {@code management.endpoint.locks.show-values} shows them to the caller, as Spring
+ * Boot's {@code env} endpoint masks values; names, fencing tokens, times, modes and
+ * permits are always shown. With an empty key prefix a key could name any Redis key, so
+ * the endpoint refuses to inspect keys (403 Forbidden) and lists only the locks this
+ * instance holds.
  *
  * <p>
  * Force-releasing a lock is a separate operation, available only with
@@ -48,47 +61,91 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 @Endpoint(id = "locks")
 public class LocksEndpoint {
 
+	private static final int STATUS_FORBIDDEN = 403;
+
 	private final LockTemplate lockTemplate;
 
 	private final Supplier<List<HeldLock>> otherHeldLocks;
+
+	private final String keyPrefix;
+
+	private final Show showValues;
+
+	private final Set<String> roles;
 
 	/**
 	 * Create an endpoint over the given template, adding the locks of other templates
 	 * (such as the reactive one) to the list of held locks.
 	 * @param lockTemplate the template that takes this application's locks
 	 * @param otherHeldLocks the locks held through other templates
+	 * @param keyPrefix the template's key prefix; when empty, keys are not inspected
+	 * @param showValues when to show lock keys unmasked
+	 * @param roles the roles of which a user needs one to see keys unmasked when
+	 * {@link Show#WHEN_AUTHORIZED}; when empty, any authenticated user
 	 */
-	public LocksEndpoint(LockTemplate lockTemplate, Supplier<List<HeldLock>> otherHeldLocks) {
+	public LocksEndpoint(LockTemplate lockTemplate, Supplier<List<HeldLock>> otherHeldLocks, String keyPrefix,
+			Show showValues, Set<String> roles) {
 		this.lockTemplate = lockTemplate;
 		this.otherHeldLocks = otherHeldLocks;
+		this.keyPrefix = keyPrefix;
+		this.showValues = showValues;
+		this.roles = Set.copyOf(roles);
 	}
 
 	/**
 	 * Return the locks this instance holds now.
+	 * @param securityContext the caller, who may or may not be shown the keys
 	 * @return the held locks, oldest first
 	 */
 	@ReadOperation
-	public HeldLocksDescriptor locks() {
+	public HeldLocksDescriptor locks(SecurityContext securityContext) {
+		boolean showKeys = showKeys(securityContext);
 		List<HeldLock> held = new ArrayList<>(this.lockTemplate.getHeldLocks());
 		held.addAll(this.otherHeldLocks.get());
 		held.sort(Comparator.comparing(HeldLock::acquiredAt));
-		return new HeldLocksDescriptor(held.stream().map(HeldLockDescriptor::new).toList());
+		return new HeldLocksDescriptor(
+				held.stream().map((lock) -> new HeldLockDescriptor(lock, mask(lock.key(), showKeys))).toList());
 	}
 
 	/**
 	 * Ask the lock store about one key: its exclusive lock, and how many read holds and
-	 * permits it has.
+	 * permits it has. Refused, without asking the store, when the key prefix is empty.
+	 * @param securityContext the caller, who may or may not be shown the key
 	 * @param key the lock key without the key prefix; keys with slashes are accepted
-	 * @return what the store knows of it
+	 * @return a {@link LockStateDescriptor}, or a {@link RefusalDescriptor} with status
+	 * 403 when the key prefix is empty
 	 */
 	@ReadOperation
-	public LockStateDescriptor lock(@Selector(match = Match.ALL_REMAINING) String[] key) {
+	public WebEndpointResponse<?> lock(SecurityContext securityContext,
+			@Selector(match = Match.ALL_REMAINING) String[] key) {
+		if (isKeyPrefixEmpty()) {
+			return refused("inspect a lock");
+		}
 		String joined = String.join("/", key);
-		return new LockStateDescriptor(joined, this.lockTemplate.inspect(joined));
+		LockState state = this.lockTemplate.inspect(joined);
+		return new WebEndpointResponse<>(new LockStateDescriptor(mask(joined, showKeys(securityContext)), state));
 	}
 
 	LockTemplate lockTemplate() {
 		return this.lockTemplate;
+	}
+
+	boolean isKeyPrefixEmpty() {
+		return this.keyPrefix.isEmpty();
+	}
+
+	boolean showKeys(SecurityContext securityContext) {
+		return this.showValues.isShown(securityContext, this.roles);
+	}
+
+	static String mask(String key, boolean show) {
+		return show ? key : SanitizableData.SANITIZED_VALUE;
+	}
+
+	static WebEndpointResponse<RefusalDescriptor> refused(String operation) {
+		return new WebEndpointResponse<>(new RefusalDescriptor("Refused to " + operation
+				+ ": distlock.key-prefix is empty, so a key could name any Redis key, not only a lock's. "
+				+ "Set distlock.key-prefix to " + operation + " through this endpoint."), STATUS_FORBIDDEN);
 	}
 
 	/**
@@ -103,7 +160,7 @@ public class LocksEndpoint {
 	/**
 	 * One lock held by this instance.
 	 *
-	 * @param key the lock key, without the key prefix
+	 * @param key the lock key, without the key prefix; {@code ******} unless shown
 	 * @param name the lock's name, empty when unnamed
 	 * @param fencingToken the fencing token of the acquisition
 	 * @param acquiredAt when it was acquired
@@ -120,8 +177,8 @@ public class LocksEndpoint {
 	public record HeldLockDescriptor(String key, String name, long fencingToken, Instant acquiredAt, Duration heldFor,
 			@Nullable Duration leaseRemaining, String holder, boolean autoRenew, LockMode mode, int permits) {
 
-		HeldLockDescriptor(HeldLock lock) {
-			this(lock.key(), lock.name(), lock.fencingToken(), lock.acquiredAt(), lock.heldFor(), lock.leaseRemaining(),
+		HeldLockDescriptor(HeldLock lock, String key) {
+			this(key, lock.name(), lock.fencingToken(), lock.acquiredAt(), lock.heldFor(), lock.leaseRemaining(),
 					lock.holder(), lock.autoRenew(), lock.mode(), lock.permits());
 		}
 
@@ -148,7 +205,7 @@ public class LocksEndpoint {
 	/**
 	 * What the lock store knows of one key.
 	 *
-	 * @param key the lock key, without the key prefix
+	 * @param key the lock key, without the key prefix; {@code ******} unless shown
 	 * @param held whether its exclusive (or write) lock is held, by anyone
 	 * @param remainingLease how long the holder's lease lasts, or {@code null}
 	 * @param lastFencingToken the last fencing token handed out for it, or {@code null}
@@ -179,6 +236,15 @@ public class LocksEndpoint {
 				@Nullable Long lastFencingToken, int fairWaiters) {
 			this(key, held, remainingLease, lastFencingToken, fairWaiters, 0, 0);
 		}
+
+	}
+
+	/**
+	 * Why an operation was refused.
+	 *
+	 * @param message what was refused, and why
+	 */
+	public record RefusalDescriptor(String message) {
 
 	}
 

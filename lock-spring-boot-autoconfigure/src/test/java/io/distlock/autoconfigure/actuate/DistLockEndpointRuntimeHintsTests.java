@@ -24,6 +24,7 @@ import io.distlock.autoconfigure.actuate.ForceReleasingLocksEndpoint.ForceReleas
 import io.distlock.autoconfigure.actuate.LocksEndpoint.HeldLockDescriptor;
 import io.distlock.autoconfigure.actuate.LocksEndpoint.HeldLocksDescriptor;
 import io.distlock.autoconfigure.actuate.LocksEndpoint.LockStateDescriptor;
+import io.distlock.autoconfigure.actuate.LocksEndpoint.RefusalDescriptor;
 
 import org.springframework.aot.generate.ClassNameGenerator;
 import org.springframework.aot.generate.DefaultGenerationContext;
@@ -51,6 +52,19 @@ class DistLockEndpointRuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(ForceReleasingLocksEndpoint.class, "forceRelease")).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(ForceReleaseDescriptor.class, "released"))
+			.accepts(hints);
+	}
+
+	@Test
+	void givenAnExposedEndpointWhenProcessedAheadOfTimeThenTheAnswersOfTheOperationsOnOneKeyCanBeWritten() {
+		// Their operations answer a WebEndpointResponse<?>, whose body type the
+		// operations' own processing cannot see.
+		RuntimeHints hints = processAheadOfTime();
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(LockStateDescriptor.class, "key"))
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(ForceReleaseDescriptor.class, "key"))
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(RefusalDescriptor.class, "message"))
 			.accepts(hints);
 	}
 

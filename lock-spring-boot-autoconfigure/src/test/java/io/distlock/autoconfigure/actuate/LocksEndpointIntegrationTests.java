@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Mono;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -51,7 +53,8 @@ class LocksEndpointIntegrationTests {
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
 				DistLockReactiveAutoConfiguration.class, DistLockEndpointAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.host=" + redis.endpoint().host(),
-				"spring.data.redis.port=" + redis.endpoint().port(), "management.endpoints.web.exposure.include=locks");
+				"spring.data.redis.port=" + redis.endpoint().port(), "management.endpoints.web.exposure.include=locks",
+				"management.endpoint.locks.show-values=always");
 
 	@Test
 	void endpointIsNotCreatedUnlessExposed() {
@@ -73,7 +76,7 @@ class LocksEndpointIntegrationTests {
 				.orElseThrow()) {
 				LocksEndpoint.HeldLocksDescriptor inside = context.getBean(ReactiveLockTemplate.class)
 					.execute(LockRequest.of("stock:7", TTL, Duration.ZERO).withName("stock"),
-							(lock) -> Mono.fromSupplier(endpoint::locks))
+							(lock) -> Mono.fromSupplier(() -> endpoint.locks(SecurityContext.NONE)))
 					.block(Duration.ofSeconds(10));
 				assertThat(inside.locks()).extracting(LocksEndpoint.HeldLockDescriptor::key)
 					.containsExactly("order:42", "stock:7");
@@ -86,7 +89,7 @@ class LocksEndpointIntegrationTests {
 				assertThat(first.permits()).isEqualTo(1);
 				assertThat(first.leaseRemaining()).isPositive().isLessThanOrEqualTo(TTL);
 			}
-			assertThat(endpoint.locks().locks()).isEmpty();
+			assertThat(endpoint.locks(SecurityContext.NONE).locks()).isEmpty();
 		});
 	}
 
@@ -97,7 +100,7 @@ class LocksEndpointIntegrationTests {
 			try (LockHandle order = context.getBean(LockTemplate.class)
 				.tryAcquire("a/b:1", TTL, Duration.ZERO)
 				.orElseThrow()) {
-				LocksEndpoint.LockStateDescriptor state = endpoint.lock(new String[] { "a", "b:1" });
+				LocksEndpoint.LockStateDescriptor state = state(endpoint, "a", "b:1");
 				assertThat(state.key()).isEqualTo("a/b:1");
 				assertThat(state.held()).isTrue();
 				assertThat(state.remainingLease()).isPositive().isLessThanOrEqualTo(TTL);
@@ -106,7 +109,7 @@ class LocksEndpointIntegrationTests {
 				assertThat(state.readHolds()).isZero();
 				assertThat(state.permitHolders()).isZero();
 			}
-			assertThat(endpoint.lock(new String[] { "a", "b:1" }).held()).isFalse();
+			assertThat(state(endpoint, "a", "b:1").held()).isFalse();
 		});
 	}
 
@@ -122,13 +125,13 @@ class LocksEndpointIntegrationTests {
 			ForceReleasingLocksEndpoint endpoint = context.getBean(ForceReleasingLocksEndpoint.class);
 			LockTemplate template = context.getBean(LockTemplate.class);
 			LockHandle stuck = template.tryAcquire("stuck", TTL, Duration.ZERO).orElseThrow();
-			assertThat(endpoint.forceRelease(new String[] { "stuck" }).released()).isTrue();
+			assertThat(forceRelease(endpoint, "stuck").released()).isTrue();
 			assertThat(redis.endpoint().command("EXISTS", "lock:stuck")).isEqualTo(0L);
 			try (LockHandle next = template.tryAcquire("stuck", TTL, Duration.ZERO).orElseThrow()) {
 				assertThat(next.fencingToken()).isGreaterThan(stuck.fencingToken());
 			}
 			stuck.close();
-			assertThat(endpoint.forceRelease(new String[] { "stuck" }).released()).isFalse();
+			assertThat(forceRelease(endpoint, "stuck").released()).isFalse();
 		});
 	}
 
@@ -147,7 +150,7 @@ class LocksEndpointIntegrationTests {
 						.tryAcquire(LockRequest.of("report:2", TTL, Duration.ZERO).withMode(LockMode.WRITE))
 						.orElseThrow();
 					LockHandle order = template.tryAcquire("order:1", TTL, Duration.ZERO).orElseThrow()) {
-				assertThat(endpoint.locks().locks())
+				assertThat(endpoint.locks(SecurityContext.NONE).locks())
 					.extracting(LocksEndpoint.HeldLockDescriptor::key, LocksEndpoint.HeldLockDescriptor::mode,
 							LocksEndpoint.HeldLockDescriptor::permits)
 					.containsExactlyInAnyOrder(tuple("report:1", LockMode.READ, 1),
@@ -167,14 +170,14 @@ class LocksEndpointIntegrationTests {
 			try (LockHandle firstReader = template.tryAcquire(read).orElseThrow();
 					LockHandle secondReader = template.tryAcquire(read).orElseThrow();
 					LockHandle permitHolder = template.tryAcquire(permit).orElseThrow()) {
-				LocksEndpoint.LockStateDescriptor state = endpoint.lock(new String[] { "report" });
+				LocksEndpoint.LockStateDescriptor state = state(endpoint, "report");
 				assertThat(state.key()).isEqualTo("report");
 				assertThat(state.held()).as("the write lock").isFalse();
 				assertThat(state.readHolds()).isEqualTo(2);
 				assertThat(state.permitHolders()).isEqualTo(1);
 				assertThat(state.lastFencingToken()).isEqualTo(permitHolder.fencingToken());
 			}
-			LocksEndpoint.LockStateDescriptor released = endpoint.lock(new String[] { "report" });
+			LocksEndpoint.LockStateDescriptor released = state(endpoint, "report");
 			assertThat(released.readHolds()).isZero();
 			assertThat(released.permitHolders()).isZero();
 		});
@@ -195,8 +198,8 @@ class LocksEndpointIntegrationTests {
 			// next one in.
 			LockHandle secondPermit = template.tryAcquire(LockRequest.of("report", TTL, Duration.ZERO).withPermits(2))
 				.orElseThrow();
-			assertThat(endpoint.forceRelease(new String[] { "report" }).released()).isTrue();
-			LocksEndpoint.LockStateDescriptor state = endpoint.lock(new String[] { "report" });
+			assertThat(forceRelease(endpoint, "report").released()).isTrue();
+			LocksEndpoint.LockStateDescriptor state = state(endpoint, "report");
 			assertThat(state.readHolds()).isZero();
 			assertThat(state.permitHolders()).isZero();
 			try (LockHandle writer = template
@@ -211,6 +214,19 @@ class LocksEndpointIntegrationTests {
 			permit.close();
 			secondPermit.close();
 		});
+	}
+
+	static LocksEndpoint.LockStateDescriptor state(LocksEndpoint endpoint, String... key) {
+		WebEndpointResponse<?> response = endpoint.lock(SecurityContext.NONE, key);
+		assertThat(response.getStatus()).isEqualTo(WebEndpointResponse.STATUS_OK);
+		return (LocksEndpoint.LockStateDescriptor) response.getBody();
+	}
+
+	static ForceReleasingLocksEndpoint.ForceReleaseDescriptor forceRelease(ForceReleasingLocksEndpoint endpoint,
+			String... key) {
+		WebEndpointResponse<?> response = endpoint.forceRelease(SecurityContext.NONE, key);
+		assertThat(response.getStatus()).isEqualTo(WebEndpointResponse.STATUS_OK);
+		return (ForceReleasingLocksEndpoint.ForceReleaseDescriptor) response.getBody();
 	}
 
 }

@@ -27,10 +27,13 @@ import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import static io.distlock.autoconfigure.actuate.LocksEndpointIntegrationTests.forceRelease;
+import static io.distlock.autoconfigure.actuate.LocksEndpointIntegrationTests.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -53,7 +56,7 @@ class RedlockLocksEndpointIntegrationTests {
 					"spring.data.redis.port=" + application.port(),
 					"distlock.redlock.nodes=" + String.join(",", redis.uris().subList(0, 5)),
 					"distlock.redlock.node-timeout=200ms", "management.endpoints.web.exposure.include=locks",
-					"distlock.actuator.force-release-enabled=true");
+					"management.endpoint.locks.show-values=always", "distlock.actuator.force-release-enabled=true");
 	}
 
 	@Test
@@ -65,14 +68,14 @@ class RedlockLocksEndpointIntegrationTests {
 				.orElseThrow();
 
 			// GET /actuator/locks
-			assertThat(endpoint.locks().locks()).singleElement().satisfies((lock) -> {
+			assertThat(endpoint.locks(SecurityContext.NONE).locks()).singleElement().satisfies((lock) -> {
 				assertThat(lock.key()).isEqualTo("order:1");
 				assertThat(lock.name()).isEqualTo("orders");
 				assertThat(lock.fencingToken()).isEqualTo(held.fencingToken());
 			});
 
 			// GET /actuator/locks/{key}: held on a majority of the nodes
-			LocksEndpoint.LockStateDescriptor state = endpoint.lock(new String[] { "order:1" });
+			LocksEndpoint.LockStateDescriptor state = state(endpoint, "order:1");
 			assertThat(state.held()).isTrue();
 			assertThat(state.remainingLease()).isPositive().isLessThanOrEqualTo(TTL);
 			assertThat(state.lastFencingToken()).isEqualTo(held.fencingToken());
@@ -80,11 +83,11 @@ class RedlockLocksEndpointIntegrationTests {
 			assertThat(state.permitHolders()).as("Redlock hands out no permits").isZero();
 
 			// DELETE /actuator/locks/{key}: gone from every node
-			assertThat(endpoint.forceRelease(new String[] { "order:1" }).released()).isTrue();
+			assertThat(forceRelease(endpoint, "order:1").released()).isTrue();
 			for (int node = 0; node < 5; node++) {
 				assertThat(redis.server(node).command("EXISTS", "lock:order:1")).isEqualTo(0L);
 			}
-			assertThat(endpoint.lock(new String[] { "order:1" }).held()).isFalse();
+			assertThat(state(endpoint, "order:1").held()).isFalse();
 			try (LockHandle next = template.tryAcquire("order:1", TTL, Duration.ZERO).orElseThrow()) {
 				assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
 			}

@@ -1,0 +1,219 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.autoconfigure.actuate;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.Principal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import io.distlock.LockHandle;
+import io.distlock.LockRequest;
+import io.distlock.LockTemplate;
+import io.distlock.test.RedisServerExtension;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@code locks} endpoint as an operator reaches it, over HTTP, on a real
+ * redis-server: which lock keys it shows to whom
+ * ({@code management.endpoint.locks.show-values}), and what it refuses when the key
+ * prefix is empty.
+ */
+class LocksEndpointWebIntegrationTests {
+
+	private static final Duration TTL = Duration.ofSeconds(30);
+
+	/**
+	 * The header the test authentication filter reads: {@code name:ROLE}.
+	 */
+	private static final String TEST_USER = "X-Test-User";
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@Test
+	void keysAreMaskedByDefaultWhileNamesTokensAndStateAreShown() throws Exception {
+		withApplication((app) -> {
+			try (LockHandle held = app.locks()
+				.tryAcquire(LockRequest.of("customer:alice", TTL, Duration.ZERO).withName("checkout"))
+				.orElseThrow()) {
+				DocumentContext list = app.getJson("/actuator/locks", null);
+				assertThat(list.read("$.locks[0].key", String.class)).isEqualTo("******");
+				assertThat(list.read("$.locks[0].name", String.class)).isEqualTo("checkout");
+				assertThat(list.read("$.locks[0].fencingToken", Long.class)).isEqualTo(held.fencingToken());
+				assertThat(list.read("$.locks[0].mode", String.class)).isEqualTo("EXCLUSIVE");
+				assertThat(list.jsonString()).doesNotContain("alice");
+				DocumentContext one = app.getJson("/actuator/locks/customer:alice", null);
+				assertThat(one.read("$.key", String.class)).isEqualTo("******");
+				assertThat(one.read("$.held", Boolean.class)).isTrue();
+				assertThat(one.read("$.lastFencingToken", Long.class)).isEqualTo(held.fencingToken());
+			}
+		});
+	}
+
+	@Test
+	void keysAreShownOnlyToAnAuthenticatedUserInOneOfTheRolesWhenAuthorized() throws Exception {
+		withApplication((app) -> {
+			try (LockHandle held = app.locks().tryAcquire("customer:bob", TTL, Duration.ZERO).orElseThrow()) {
+				assertThat(app.getJson("/actuator/locks", "ops:ACTUATOR").read("$.locks[0].key", String.class))
+					.isEqualTo("customer:bob");
+				assertThat(app.getJson("/actuator/locks/customer:bob", "ops:ACTUATOR").read("$.key", String.class))
+					.isEqualTo("customer:bob");
+				assertThat(app.getJson("/actuator/locks", "guest:VIEWER").read("$.locks[0].key", String.class))
+					.isEqualTo("******");
+				assertThat(app.getJson("/actuator/locks", null).read("$.locks[0].key", String.class))
+					.isEqualTo("******");
+			}
+		}, "management.endpoint.locks.show-values=when-authorized", "management.endpoint.locks.roles=ACTUATOR");
+	}
+
+	@Test
+	void givenAnEmptyKeyPrefixThenInspectionAndForceReleaseAreRefusedAndNoRedisKeyIsTouched() throws Exception {
+		redis.endpoint().command("HSET", "cart:alice", "espresso-machine", "1");
+		withApplication((app) -> {
+			HttpResponse<String> inspect = app.send(app.request("/actuator/locks/cart:alice", null).GET());
+			assertThat(inspect.statusCode()).isEqualTo(403);
+			assertThat(JsonPath.parse(inspect.body()).read("$.message", String.class))
+				.contains("distlock.key-prefix is empty");
+			assertThat(inspect.body()).doesNotContain("held", "remainingLease");
+			HttpResponse<String> release = app.send(app.request("/actuator/locks/cart:alice", null).DELETE());
+			assertThat(release.statusCode()).isEqualTo(403);
+			assertThat(JsonPath.parse(release.body()).read("$.message", String.class))
+				.contains("distlock.key-prefix is empty");
+			assertThat(redis.endpoint().command("HGET", "cart:alice", "espresso-machine")).isEqualTo("1");
+		}, "distlock.key-prefix=", "distlock.actuator.force-release-enabled=true",
+				"management.endpoint.locks.show-values=always");
+	}
+
+	private void withApplication(ApplicationCheck check, String... properties) throws Exception {
+		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.host=" + redis.endpoint().host(),
+				"spring.data.redis.port=" + redis.endpoint().port(),
+				"management.endpoints.web.exposure.include=locks"));
+		all.addAll(List.of(properties));
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(LocksApplication.class)
+			.properties(all.toArray(String[]::new))
+			.run()) {
+			check.accept(new App(context));
+		}
+	}
+
+	interface ApplicationCheck {
+
+		void accept(App app) throws Exception;
+
+	}
+
+	final class App {
+
+		private final ConfigurableApplicationContext context;
+
+		App(ConfigurableApplicationContext context) {
+			this.context = context;
+		}
+
+		LockTemplate locks() {
+			return this.context.getBean(LockTemplate.class);
+		}
+
+		HttpRequest.Builder request(String path, @Nullable String user) {
+			HttpRequest.Builder request = HttpRequest
+				.newBuilder(URI.create(
+						"http://localhost:" + this.context.getEnvironment().getProperty("local.server.port") + path))
+				.timeout(Duration.ofSeconds(10));
+			return (user != null) ? request.header(TEST_USER, user) : request;
+		}
+
+		HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+			return LocksEndpointWebIntegrationTests.this.http.send(request.build(),
+					HttpResponse.BodyHandlers.ofString());
+		}
+
+		DocumentContext getJson(String path, @Nullable String user) throws IOException, InterruptedException {
+			HttpResponse<String> response = send(request(path, user).GET());
+			assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+			return JsonPath.parse(response.body());
+		}
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class LocksApplication {
+
+		/**
+		 * Authenticates a request as the servlet container would: a principal and its
+		 * role, taken here from a test header.
+		 */
+		@Bean
+		Filter testAuthentication() {
+			return (request, response, chain) -> {
+				String user = ((HttpServletRequest) request).getHeader(TEST_USER);
+				chain.doFilter((user != null) ? new AuthenticatedRequest((HttpServletRequest) request, user) : request,
+						response);
+			};
+		}
+
+	}
+
+	static final class AuthenticatedRequest extends HttpServletRequestWrapper {
+
+		private final String name;
+
+		private final String role;
+
+		AuthenticatedRequest(HttpServletRequest request, String user) {
+			super(request);
+			this.name = user.substring(0, user.indexOf(':'));
+			this.role = user.substring(user.indexOf(':') + 1);
+		}
+
+		@Override
+		public Principal getUserPrincipal() {
+			return () -> this.name;
+		}
+
+		@Override
+		public boolean isUserInRole(String role) {
+			return this.role.equals(role);
+		}
+
+	}
+
+}
