@@ -18,8 +18,10 @@ package io.distlock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.distlock.core.LockClient;
 import io.distlock.metrics.MicrometerLockListener;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -29,7 +31,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for lock metrics, when Micrometer and a {@link MeterRegistry} are
- * present.
+ * present: the lock meters, and the gauges of the fencing guarantee's run-time checks
+ * ({@code distlock.fencing.lead}, {@code distlock.redlock.clock.offset}).
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
@@ -39,7 +42,9 @@ public final class DistLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	MicrometerLockListener micrometerLockListener(MeterRegistry meterRegistry) {
+	MicrometerLockListener micrometerLockListener(MeterRegistry meterRegistry, ObjectProvider<LockClient> lockClient) {
+		// The gauges of the fencing checks go with the lock meters.
+		lockClient.ifUnique((client) -> FencingClockMeters.register(meterRegistry, client));
 		return new MicrometerLockListener(meterRegistry);
 	}
 

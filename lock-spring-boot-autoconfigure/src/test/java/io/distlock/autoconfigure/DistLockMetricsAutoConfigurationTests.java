@@ -49,6 +49,16 @@ class DistLockMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void meterRegistryGetsTheGaugeOfTheFencingTokensLeadOverTheRedisClock() {
+		this.contextRunner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.find("distlock.fencing.lead").timeGauge()).isNotNull()
+				.satisfies((gauge) -> assertThat(gauge.value()).isZero());
+			assertThat(registry.find("distlock.redlock.clock.offset").timeGauge()).isNull();
+		});
+	}
+
+	@Test
 	void metricsBackOffWithoutAMeterRegistry() {
 		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(MicrometerLockListener.class));
 	}

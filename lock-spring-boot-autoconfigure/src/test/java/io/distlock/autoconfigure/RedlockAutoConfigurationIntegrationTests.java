@@ -18,12 +18,18 @@ package io.distlock.redlock;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.annotation.LockMode;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
+import io.distlock.autoconfigure.DistLockMetricsAutoConfiguration;
 import io.distlock.core.LockClient;
 import io.distlock.interceptor.UnsupportedLockOperationException;
 import io.distlock.interceptor.UnsupportedLockOperationException.Feature;
@@ -103,6 +109,21 @@ class RedlockAutoConfigurationIntegrationTests {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(Transfers.class).transfer(2, 1)).isEqualTo(5);
 		});
+	}
+
+	@Test
+	void meterRegistryGetsTheGaugeOfTheNodesClockOffsetMeasuredByTheirGrants() {
+		contextRunner().withConfiguration(AutoConfigurations.of(DistLockMetricsAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> {
+				context.getBean(LockTemplate.class).execute("k", Duration.ofSeconds(10), Duration.ZERO, () -> 1);
+				TimeGauge offset = context.getBean(MeterRegistry.class)
+					.find("distlock.redlock.clock.offset")
+					.timeGauge();
+				assertThat(offset).isNotNull();
+				// The nodes share this machine's clock.
+				assertThat(offset.value(TimeUnit.SECONDS)).isLessThan(1.0);
+			});
 	}
 
 	@Test
