@@ -939,8 +939,9 @@ public class LockTemplate {
 	/**
 	 * Remove the lock of the given key whoever holds it, and wake its waiters; the next
 	 * holder gets a greater fencing token, as always. This breaks mutual exclusion on
-	 * purpose: the removed holder may still be working, and learns of the loss only when
-	 * it next renews or releases the lock (its release then reports a mismatch).
+	 * purpose: the removed holder may still be working. A holder of this template has its
+	 * {@link LockHandle#whenLost()} completed at once, before the removal; a holder
+	 * elsewhere learns of the loss when it next renews or releases the lock.
 	 * @param key the lock key, without the key prefix
 	 * @return {@code true} if a lock was removed, {@code false} if the key was not held
 	 * @throws IllegalArgumentException if the key is invalid
@@ -951,6 +952,13 @@ public class LockTemplate {
 	public boolean forceRelease(String key) {
 		LockKeys.validate(key);
 		InspectableLockClient client = inspectableClient();
+		// Work of this template under the lock hears of it first, not at its next
+		// renewal.
+		for (DefaultLockHandle handle : List.copyOf(this.heldLocks)) {
+			if (handle.isLockOf(this.client, this.keyPrefix + key)) {
+				handle.releasedUnderWork("by forceRelease (an operator)");
+			}
+		}
 		boolean removed;
 		try {
 			removed = client.forceRelease(this.keyPrefix + key);

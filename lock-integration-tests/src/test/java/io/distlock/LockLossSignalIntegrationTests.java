@@ -109,6 +109,17 @@ class LockLossSignalIntegrationTests {
 	}
 
 	@Test
+	void forceReleaseOfALockThisTemplateHoldsCompletesItsWhenLostAtOnce() {
+		LockTemplate template = template();
+		try (LockHandle held = template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
+			assertThat(template.forceRelease("k")).isTrue();
+			// Told at once, not at the next renewal (an hour away here).
+			assertThat(held.whenLost().toCompletableFuture()).isCompleted();
+			assertThat(held.isHeld()).isFalse();
+		}
+	}
+
+	@Test
 	void releaseHeldLocksCompletesWhenLostOfAsyncWorkStillRunning() throws Exception {
 		LockTemplate template = template();
 		CountDownLatch working = new CountDownLatch(1);
