@@ -196,7 +196,8 @@ public class InMemoryLockClient
 				return new AcquireResult.Busy(KeyState.remaining(now, state.waitingWriter.expiresAt()));
 			}
 			state.readers.put(ownerToken, now.plus(ttl));
-			return new AcquireResult.Acquired(state.lastFencingToken);
+			// A token of its own, as the Redis store hands out.
+			return new AcquireResult.Acquired(state.nextFencingToken());
 		}
 	}
 
