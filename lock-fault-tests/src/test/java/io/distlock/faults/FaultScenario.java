@@ -275,8 +275,8 @@ final class FaultScenario {
 	}
 
 	/**
-	 * Prepare the lock servers once they run, before the clients start, such as by
-	 * writing a key's fencing counter.
+	 * Prepare the lock servers once the clients are ready, right before they start
+	 * locking, such as by writing a key's fencing counter.
 	 * @param preparation what to do with the lock servers
 	 * @return this scenario
 	 */
@@ -362,7 +362,6 @@ final class FaultScenario {
 					lockServers.get(0).awaitReplicasInSync(1);
 				}
 			}
-			this.preparation.accept(lockServers);
 			Topology topology = new Topology(lockServers, cluster, group);
 			for (int i = 0; i < this.clients; i++) {
 				ClientSettings settings = settings(i, seed, storageServer.port(), topology, proxies, directory);
@@ -371,6 +370,7 @@ final class FaultScenario {
 			for (ClientProcess process : processes) {
 				process.await(FaultClient.READY, CLIENT_START_TIMEOUT);
 			}
+			this.preparation.accept(lockServers);
 			long start = System.nanoTime();
 			processes.forEach(ClientProcess::go);
 			ScenarioContext context = new ScenarioContext(this.name, seed, processes, lockServers, cluster, group,
