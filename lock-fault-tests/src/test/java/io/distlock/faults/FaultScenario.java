@@ -28,6 +28,7 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -121,6 +122,11 @@ final class FaultScenario {
 	private int redlockNodes;
 
 	private boolean proxied;
+
+	private boolean replicated;
+
+	private Consumer<List<RedisServer>> preparation = (servers) -> {
+	};
 
 	private int clusterPrimaries;
 
@@ -255,6 +261,30 @@ final class FaultScenario {
 		return this;
 	}
 
+	/**
+	 * Give the single lock Redis a replica (the second {@link ScenarioContext#lockServer
+	 * lock server}), in sync before the clients start, and put a proxy in front of the
+	 * primary for each client, so that a fault plan can promote the replica and turn the
+	 * proxies to it ({@link TcpProxy#retarget}).
+	 * @return this scenario
+	 */
+	FaultScenario replicated() {
+		this.replicated = true;
+		this.proxied = true;
+		return this;
+	}
+
+	/**
+	 * Prepare the lock servers once the clients are ready, right before they start
+	 * locking, such as by writing a key's fencing counter.
+	 * @param preparation what to do with the lock servers
+	 * @return this scenario
+	 */
+	FaultScenario prepare(Consumer<List<RedisServer>> preparation) {
+		this.preparation = preparation;
+		return this;
+	}
+
 	FaultScenario notGuaranteed(Violation... violations) {
 		this.notGuaranteed = EnumSet.noneOf(Violation.class);
 		this.notGuaranteed.addAll(List.of(violations));
@@ -327,6 +357,10 @@ final class FaultScenario {
 				for (int i = 0; i < Math.max(1, this.redlockNodes); i++) {
 					lockServers.add(RedisServer.start());
 				}
+				if (this.replicated) {
+					lockServers.add(RedisServer.startReplicaOf(lockServers.get(0)));
+					lockServers.get(0).awaitReplicasInSync(1);
+				}
 			}
 			Topology topology = new Topology(lockServers, cluster, group);
 			for (int i = 0; i < this.clients; i++) {
@@ -336,6 +370,7 @@ final class FaultScenario {
 			for (ClientProcess process : processes) {
 				process.await(FaultClient.READY, CLIENT_START_TIMEOUT);
 			}
+			this.preparation.accept(lockServers);
 			long start = System.nanoTime();
 			processes.forEach(ClientProcess::go);
 			ScenarioContext context = new ScenarioContext(this.name, seed, processes, lockServers, cluster, group,

@@ -52,10 +52,18 @@ import java.util.stream.Collectors;
  * @param permitSections how many sections held one of a key's permits
  * @param maxPermitHolders the most permit holders seen in their sections on one key at
  * once
+ * @param decreasingTokens exclusive and write sections entered after another section of
+ * their key had ended, with a token lower than or equal to that one's, whether or not
+ * their holder was told it lost the lock: a token that did not increase in grant order.
+ * Unlike {@link Violation#TOKEN_REGRESSION} it excuses nothing, so it is measured, not a
+ * violation: a holder frozen between its grant and its entry for longer than its lease
+ * enters late with a token granted early. Scenarios whose clients are not frozen assert
+ * it is zero
  */
 public record CheckReport(int sections, int attempts, int busy, int errors, Map<Violation, Integer> violations,
 		int excusedOverlaps, int toldAtReleaseOverlaps, int staleRejected, int unfencedLostUpdates, int lostSections,
-		long maxWaitOvershootMillis, List<String> details, int multiHolds, int permitSections, int maxPermitHolders) {
+		long maxWaitOvershootMillis, List<String> details, int multiHolds, int permitSections, int maxPermitHolders,
+		int decreasingTokens) {
 
 	/**
 	 * Create a report, copying the collections.
@@ -112,11 +120,12 @@ public record CheckReport(int sections, int attempts, int busy, int errors, Map<
 			.collect(Collectors.joining(", "));
 		return "SCENARIO " + scenario + ": ops=" + this.sections + " faults=" + faults + " violations="
 				+ violations(notGuaranteed) + " leaked=" + count(Violation.LEAK) + " (" + checked
-				+ "; measured: excused-overlaps=" + this.excusedOverlaps + ", told-at-release-overlaps="
-				+ this.toldAtReleaseOverlaps + ", stale-rejected=" + this.staleRejected + ", unfenced-lost-updates="
-				+ this.unfencedLostUpdates + ", lost-sections=" + this.lostSections + ", attempts=" + this.attempts
-				+ ", busy=" + this.busy + ", errors=" + this.errors + ", max-wait-overshoot="
-				+ this.maxWaitOvershootMillis + "ms" + kinds() + ")";
+				+ "; measured: decreasing-tokens=" + this.decreasingTokens + ", excused-overlaps="
+				+ this.excusedOverlaps + ", told-at-release-overlaps=" + this.toldAtReleaseOverlaps
+				+ ", stale-rejected=" + this.staleRejected + ", unfenced-lost-updates=" + this.unfencedLostUpdates
+				+ ", lost-sections=" + this.lostSections + ", attempts=" + this.attempts + ", busy=" + this.busy
+				+ ", errors=" + this.errors + ", max-wait-overshoot=" + this.maxWaitOvershootMillis + "ms" + kinds()
+				+ ")";
 	}
 
 	private String kinds() {

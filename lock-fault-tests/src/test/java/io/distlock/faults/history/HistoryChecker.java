@@ -185,6 +185,8 @@ public final class HistoryChecker {
 
 		private int maxPermitHolders;
 
+		private int decreasingTokens;
+
 		private final Set<String> duplicates = new HashSet<>();
 
 		Run(History history) {
@@ -251,6 +253,31 @@ public final class HistoryChecker {
 										+ " with token " + later.token() + ", after " + earlier.holder()
 										+ " had left at #" + end(earlier) + " with the higher token "
 										+ earlier.token());
+						break;
+					}
+				}
+			}
+			decreasingTokens(exclusive);
+		}
+
+		/**
+		 * Count the writers entered after another writer of their key had left, with a
+		 * token not greater than that one's, excusing nothing. Readers share the token of
+		 * the writer before them, so they are left out.
+		 */
+		private void decreasingTokens(List<Section> exclusive) {
+			for (Section later : exclusive) {
+				if (later.read()) {
+					continue;
+				}
+				for (Section earlier : exclusive) {
+					if (earlier != later && !earlier.read() && end(earlier) < later.enterSeq()
+							&& earlier.token() >= later.token()) {
+						this.decreasingTokens++;
+						if (this.details.size() < MAX_DETAILS) {
+							this.details.add("decreasing-tokens (measured): '" + later.key() + "': " + describe(later)
+									+ " entered after " + describe(earlier) + " had left");
+						}
 						break;
 					}
 				}
@@ -503,7 +530,8 @@ public final class HistoryChecker {
 					this.excusedOverlaps, this.toldAtReleaseOverlaps, this.staleRejected, this.unfencedLostUpdates,
 					lostSections, TimeUnit.NANOSECONDS.toMillis(this.maxOvershootNanos), this.details,
 					this.history.multiHolds().size(),
-					(int) this.history.sections().stream().filter(Section::isPermit).count(), this.maxPermitHolders);
+					(int) this.history.sections().stream().filter(Section::isPermit).count(), this.maxPermitHolders,
+					this.decreasingTokens);
 		}
 
 	}

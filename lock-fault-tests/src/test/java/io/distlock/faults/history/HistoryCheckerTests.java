@@ -189,6 +189,37 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void sectionsEnteredAfterAnotherLeftWithALowerOrEqualTokenAreDecreasingTokensEvenWhenTold() {
+		section("a", "c0", "k", 20, 1, 2, Release.RELEASED);
+		// The same token again: a duplicate, and not an increase.
+		section("b", "c1", "k", 20, 3, 4, Release.RELEASED);
+		// A lower token, whose holder was told it lost the lock: no token regression.
+		section("c", "c2", "k", 10, 5, 6, Release.MISMATCH);
+		this.lost.add(new LostNotice("c2", "k", 10));
+		section("d", "c0", "k", 30, 7, 8, Release.RELEASED);
+		section("e", "c1", "other", 5, 9, 10, Release.RELEASED);
+		CheckReport report = check();
+		assertThat(report.decreasingTokens()).isEqualTo(2);
+		assertThat(report.count(Violation.DUPLICATE_TOKEN)).isOne();
+		assertThat(report.count(Violation.TOKEN_REGRESSION)).isZero();
+		assertThat(report.summary("s", 0, Set.of())).contains("duplicate-tokens=1", "decreasing-tokens=2");
+		assertThat(report.details()).filteredOn((detail) -> detail.startsWith("decreasing-tokens"))
+			.hasSize(2)
+			.anySatisfy((detail) -> assertThat(detail).contains("b (token 20", "a (token 20"))
+			.anySatisfy((detail) -> assertThat(detail).contains("c (token 10", "a (token 20"));
+	}
+
+	@Test
+	void increasingTokensOfOverlappingSectionsAndSharedTokensOfReadersAreNotDecreasingTokens() {
+		section("a", "c0", "k", 10, 1, 5, Release.RELEASED);
+		section("b", "c1", "k", 11, 3, 8, Release.MISMATCH);
+		this.sections.add(new Section("r1", "c2", "k", 11, 9, 10, Release.RELEASED, "", 1, true));
+		this.sections.add(new Section("r2", "c0", "k", 11, 11, 12, Release.RELEASED, "", 1, true));
+		section("c", "c2", "k", 12, 13, 14, Release.RELEASED);
+		assertThat(check().decreasingTokens()).isZero();
+	}
+
+	@Test
 	void fencedOperationAcceptedWithALowerTokenIsOutOfOrder() {
 		this.ops.add(op(1, "read", "k", "b", 11, true, 0, false, 0, 0));
 		this.ops.add(op(2, "write", "k", "b", 11, true, 0, false, 0, 1));

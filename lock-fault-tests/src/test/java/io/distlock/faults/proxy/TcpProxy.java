@@ -48,7 +48,7 @@ public final class TcpProxy implements AutoCloseable {
 
 	private final ServerSocket server;
 
-	private final InetSocketAddress target;
+	private volatile InetSocketAddress target;
 
 	private final Set<Link> links = ConcurrentHashMap.newKeySet();
 
@@ -120,6 +120,16 @@ public final class TcpProxy implements AutoCloseable {
 			this.stalled = false;
 			this.stallMonitor.notifyAll();
 		}
+	}
+
+	/**
+	 * Forward new connections to another target from now on; open connections stay with
+	 * the old one until they are dropped ({@link #dropConnections()}).
+	 * @param targetHost the host to forward to
+	 * @param targetPort the port to forward to
+	 */
+	public void retarget(String targetHost, int targetPort) {
+		this.target = new InetSocketAddress(targetHost, targetPort);
 	}
 
 	/**
