@@ -16,18 +16,19 @@
 
 package io.distlock.test.memory;
 
-import io.distlock.core.FairLockClient;
-import io.distlock.test.FairLockClientContractTests;
+import io.distlock.core.LockClient;
+import io.distlock.test.LockStoreContractTests;
 
 /**
- * The {@link FairLockClientContractTests} run on the in-memory store.
+ * Every contract suite of the store SPI, run on the in-memory store: the exclusive lock
+ * with fair mode, read/write locks, permits and inspection.
  */
-class InMemoryFairContractTests extends FairLockClientContractTests {
+class InMemoryStoreContractTests extends LockStoreContractTests {
 
 	private final InMemoryLockClient client = new InMemoryLockClient();
 
 	@Override
-	protected FairLockClient client() {
+	protected LockClient client() {
 		return this.client;
 	}
 

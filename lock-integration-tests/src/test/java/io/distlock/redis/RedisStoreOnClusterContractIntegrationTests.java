@@ -16,8 +16,8 @@
 
 package io.distlock.redis;
 
-import io.distlock.core.FairLockClient;
-import io.distlock.test.FairLockClientContractTests;
+import io.distlock.core.LockClient;
+import io.distlock.test.LockStoreContractTests;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisConnections;
 import org.junit.jupiter.api.AfterEach;
@@ -27,10 +27,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * The lock store contract for {@link RedisLockClient} on a real Redis Cluster of three
- * primaries with a replica each, publishing releases on sharded channels.
+ * Every contract suite of the store SPI (fair, read/write, permits, inspection) for
+ * {@link RedisLockClient} on a real Redis Cluster of three primaries with a replica each,
+ * publishing releases on sharded channels: every name of a key shares its hash slot.
  */
-class RedisLockClientOnClusterIntegrationTests extends FairLockClientContractTests {
+class RedisStoreOnClusterContractIntegrationTests extends LockStoreContractTests {
 
 	@RegisterExtension
 	static final RedisClusterExtension redis = RedisClusterExtension.of(3, 1);
@@ -52,7 +53,7 @@ class RedisLockClientOnClusterIntegrationTests extends FairLockClientContractTes
 	}
 
 	@Override
-	protected FairLockClient client() {
+	protected LockClient client() {
 		return this.client;
 	}
 
