@@ -1,40 +1,42 @@
 -- Takes the lock in arrival order: only when it is free and no other fair waiter came
--- first. A caller that does not get it joins the queue (or keeps its place there) for
--- the given time; a waiter that stops calling, because it crashed or gave up without
--- leaving, is dropped once its place expires, so it cannot block the queue for ever.
+-- first. A caller that does not get it joins the queue (or keeps its place there).
 --
 -- KEYS[1]  the lock key; holds the owner token while the lock is held
 -- KEYS[2]  the fencing counter
 -- KEYS[3]  the queue: a list of the waiters' owner tokens, first come first
 -- KEYS[4]  the queue timeouts: a sorted set of the same tokens, scored by the Redis time
 --          in milliseconds at which each waiter's place expires
+-- KEYS[5]  the read holds, as in acquire.lua
+-- KEYS[6]  the writer-waiting marker, as in acquire.lua
+-- KEYS[7]  the waiters announcement, as in acquire.lua: set while a caller keeps a place
+--          in the queue, so that releases are published; renewed by the waiter that
+--          takes the lock while others still queue behind it
 -- ARGV[1]  the owner token of this acquisition
 -- ARGV[2]  the lease time in milliseconds
 -- ARGV[3]  how long the fencing counter is kept after its last use, in milliseconds
 -- ARGV[4]  how long this caller's place is kept without another call, in milliseconds;
 --          0 to try once without joining the queue
 -- ARGV[5]  the release channel, to wake the waiter that became first when the lock is free
--- KEYS[5]  the read holds, as in acquire.lua
--- KEYS[6]  the writer-waiting marker, as in acquire.lua
--- ARGV[6]  PUBLISH, or SPUBLISH to publish on the sharded channel (Redis Cluster); Redis
---          before 7 has no sharded channels and always gets PUBLISH
+-- ARGV[6]  PUBLISH, or SPUBLISH for sharded channels (Redis Cluster): see publish.lua
 -- ARGV[7]  how long the writer-waiting marker lives without another attempt, in
 --          milliseconds
--- KEYS[7]  the waiters announcement, as in acquire.lua: set while a caller keeps a place
---          in the queue, so that releases are published; renewed by the waiter that
---          takes the lock while others still queue behind it
 --
 -- Returns {1, fencing token, clock} when the lock was taken (fencing tokens from
--- fencing.lua, as in acquire.lua),
--- or {0, milliseconds}: while the lock is held, the holder's remaining lease (-1 when the
--- key has no expiry); while readers hold the key, {0, milliseconds, 1} as in acquire.lua;
--- while it is free for
--- an earlier waiter, how long that waiter's place is kept.
+-- fencing.lua, as in acquire.lua), or {0, milliseconds}: while the lock is held, the
+-- holder's remaining lease (-1 when the key has no expiry); while readers hold the key,
+-- {0, milliseconds, 1} as in acquire.lua; while it is free for an earlier waiter, how
+-- long that waiter's place is kept.
+--
+-- Uses server_time (time.lua), publish (publish.lua) and fencing_token (fencing.lua),
+-- which LockScripts puts in front of this script.
+--
+-- The caller keeps its place for the given time (ARGV[4]); a waiter that stops calling,
+-- because it crashed or gave up without leaving, is dropped once its place expires, so
+-- it cannot block the queue for ever.
 --
 -- A fair lock is a write lock: it waits for readers, and its waiting keeps new readers
 -- out, as in acquire.lua.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now, micros = server_time()
 local expired = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
 for _, waiter in ipairs(expired) do
   redis.call('LREM', KEYS[3], 1, waiter)
@@ -67,7 +69,7 @@ if free and (not first or first == ARGV[1]) then
       redis.call('SET', KEYS[7], '1', 'PX', queued)
     end
   end
-  local token, clock = fencing_token(KEYS[2], ARGV[3], '1', time)
+  local token, clock = fencing_token(KEYS[2], ARGV[3], '1', micros)
   return {1, token, clock}
 end
 local place = tonumber(ARGV[4])
@@ -88,11 +90,10 @@ if not free then
   return {0, redis.call('PTTL', KEYS[1])}
 end
 -- Free, but an earlier waiter's turn; it missed the release if dropping waiters made it
--- first just now. pcall: a wake-up that cannot be published (an ACL user without
--- permission on the channel) must not fail the acquisition; the waiter polls anyway.
+-- first just now. A wake-up that cannot be published does not fail the acquisition
+-- (publish.lua); the waiter polls anyway.
 if #expired > 0 then
-  local publish = (ARGV[6] == 'SPUBLISH' and redis.REDIS_VERSION_NUM) and 'SPUBLISH' or 'PUBLISH'
-  redis.pcall(publish, ARGV[5], first)
+  publish(ARGV[6], ARGV[5], first)
 end
 local firstPlace = redis.call('ZSCORE', KEYS[4], first)
 if not firstPlace then

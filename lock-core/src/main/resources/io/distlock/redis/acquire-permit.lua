@@ -1,6 +1,5 @@
 -- Takes one of a key's permits when fewer than the caller's limit are held, and hands out
--- the next fencing token, in one step. Each permit is a lease of its own: a member of a
--- sorted set scored by when it expires, so a holder that stops renewing loses its permit.
+-- the next fencing token, in one step.
 --
 -- KEYS[1]  the permits: a sorted set of the holders' owner tokens, scored by the Redis
 --          time in milliseconds at which each holder's lease expires
@@ -12,14 +11,17 @@
 --          caller's own limit, whatever limit other callers used
 --
 -- Returns {1, fencing token, clock} when a permit was taken (fencing tokens from
--- fencing.lua, as in acquire.lua),
--- or {0, milliseconds until the earliest lease expires} when the limit is reached or this
--- owner token already holds a permit.
+-- fencing.lua, as in acquire.lua), or {0, milliseconds until the earliest lease expires}
+-- when the limit is reached or this owner token already holds a permit.
 --
--- Expired leases are dropped first, so they never count. The set expires with its longest
--- lease, so nothing is left behind when every holder is gone.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- Uses server_time (time.lua) and fencing_token (fencing.lua), which LockScripts puts in
+-- front of this script.
+--
+-- Each permit is a lease of its own: a member of a sorted set scored by when it expires,
+-- so a holder that stops renewing loses its permit. Expired leases are dropped first, so
+-- they never count. The set expires with its longest lease, so nothing is left behind
+-- when every holder is gone.
+local now, micros = server_time()
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) or redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   local earliest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
@@ -27,5 +29,5 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) or redis.call('ZSCORE', KEY
 end
 redis.call('ZADD', KEYS[1], string.format('%d', now + tonumber(ARGV[2])), ARGV[1])
 redis.call('PEXPIREAT', KEYS[1], redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
-local token, clock = fencing_token(KEYS[2], ARGV[3], '1', time)
+local token, clock = fencing_token(KEYS[2], ARGV[3], '1', micros)
 return {1, token, clock}

@@ -1,7 +1,5 @@
--- Takes a read hold of the key: shared with every other reader, refused while a writer
--- holds the lock or waits for it (so that a stream of readers cannot starve a writer).
--- Each reader has a lease of its own, so a reader that crashed gives its hold back when
--- its lease runs out.
+-- Takes a read hold of the key, shared with every other reader, and hands out its fencing
+-- token; refused while a writer holds the lock or waits for it.
 --
 -- KEYS[1]  the lock key; holds the writer's owner token while the lock is held
 -- KEYS[2]  the fencing counter, in the same hash slot
@@ -22,6 +20,13 @@
 -- milliseconds} when it was not: the writer's remaining lease (-1 when the lock key has
 -- no expiry), or how long the waiting writer's marker still lives.
 --
+-- Uses server_time (time.lua) and fencing_token (fencing.lua), which LockScripts puts in
+-- front of this script.
+--
+-- Refused while a writer waits, so that a stream of readers cannot starve a writer. Each
+-- reader has a lease of its own, so a reader that crashed gives its hold back when its
+-- lease runs out.
+--
 -- The sorted set expires with its latest lease, so that a key whose readers all crashed
 -- costs a writer nothing more than on a key never read.
 local announce = ARGV[4] ~= '0'
@@ -39,11 +44,10 @@ if waiting ~= -2 then
   end
   return {0, waiting}
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now, micros = server_time()
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[1])
 local latest = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
 redis.call('PEXPIREAT', KEYS[3], latest)
-local token, clock = fencing_token(KEYS[2], ARGV[3], '1', time)
+local token, clock = fencing_token(KEYS[2], ARGV[3], '1', micros)
 return {1, token, clock}

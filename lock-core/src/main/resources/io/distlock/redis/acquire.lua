@@ -7,6 +7,8 @@
 --          time in milliseconds at which each read lease expires; in the same hash slot
 -- KEYS[4]  the writer-waiting marker: the owner token of a writer that found readers,
 --          which keeps new readers out while it lives; in the same hash slot
+-- KEYS[5]  the waiters announcement: set when the lock is busy, so that its release is
+--          published (release.lua); in the same hash slot
 -- ARGV[1]  the owner token of this acquisition
 -- ARGV[2]  the lease time in milliseconds
 -- ARGV[3]  how long the fencing counter is kept after its last use, in milliseconds
@@ -16,18 +18,17 @@
 --          else, or nothing, for tokens that take the clock
 -- ARGV[6]  '0' for an attempt nobody waits on (a try once): a busy lock is then not
 --          announced; anything else, or nothing, announces it
--- KEYS[5]  the waiters announcement: set when the lock is busy, so that its release is
---          published (release.lua); in the same hash slot
 --
 -- Returns {1, fencing token, clock} when the lock was taken, with the server's clock in
--- microseconds at which the token was granted (fencing.lua), or {0, milliseconds} when it was
--- not: while another owner holds the lock, its remaining lease (-1 when the key has no
--- expiry); while readers hold the key, {0, milliseconds, 1}: the longest remaining read
--- lease, but at most half the marker's life, so that the writer comes back before its
--- marker expires, and 1 for the marker it left, which it withdraws (release.lua) if it
--- gives up.
+-- microseconds at which the token was granted (fencing.lua), or {0, milliseconds} when
+-- it was not: while another owner holds the lock, its remaining lease (-1 when the key
+-- has no expiry); while readers hold the key, {0, milliseconds, 1}: the longest remaining
+-- read lease, but at most half the marker's life, so that the writer comes back before
+-- its marker expires, and 1 for the marker it left, which it withdraws (release.lua) if
+-- it gives up.
 --
--- Fencing tokens come from fencing.lua, which LockScripts puts in front of this script.
+-- Uses server_time, server_micros (time.lua) and fencing_token (fencing.lua), which
+-- LockScripts puts in front of this script.
 --
 -- A caller that finds the lock busy announces itself (KEYS[5], for as long as the
 -- holder's lease runs), so that the holder's release wakes it, unless it does not wait;
@@ -37,8 +38,7 @@
 -- the marker only exist while a reader or a waiting writer keeps them alive.
 local shared = redis.call('EXISTS', KEYS[3], KEYS[4]) > 0
 if shared then
-  local time = redis.call('TIME')
-  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  local now = server_time()
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
   local latest = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
   if latest then
@@ -58,5 +58,5 @@ end
 if shared and redis.call('GET', KEYS[4]) == ARGV[1] then
   redis.call('DEL', KEYS[4])
 end
-local token, clock = fencing_token(KEYS[2], ARGV[3], ARGV[5], redis.call('TIME'))
+local token, clock = fencing_token(KEYS[2], ARGV[3], ARGV[5], server_micros())
 return {1, token, clock}

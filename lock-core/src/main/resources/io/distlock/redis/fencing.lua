@@ -1,15 +1,20 @@
--- The fencing-token rule, in one place: LockScripts puts this file in front of every
--- script that grants a lock, a read hold or a permit (acquire, acquire-fair, acquire-read,
--- acquire-permit, handover), so that they all hand out tokens the same way.
+-- The fencing-token rule, in one place: LockScripts puts this file (after time.lua) in
+-- front of every script that grants a lock, a read hold or a permit.
 --
--- fencing_token(counter, retention, counted, time)
+-- fencing_token(counter, retention, counted, now)
 --   counter     the key's fencing counter: "T" (the last token, granted when the clock of
 --               the server read T microseconds) or "T:C" (the last token T, granted when
 --               the clock read C, less than T); gone before the key's first grant
 --   retention   how long the counter is kept after this grant, in milliseconds (ARGV)
 --   counted     '0' for tokens from the counter alone (Redlock's nodes, below)
---   time        a reply of TIME taken by the calling script in this call
--- Returns the token and the clock it was granted at, both in microseconds.
+--   now         the server's clock in microseconds, read by the calling script in this
+--               call (server_time or server_micros, time.lua)
+--   Runs one SET ... GET, which writes the clock as the token and reads the last one, and
+--   a second SET only when the token is not the clock (a lead, or Redlock's nodes).
+--   Returns the token and the clock it was granted at (now), both in microseconds.
+--
+-- The scripts that call it: acquire, acquire-fair, acquire-read, acquire-permit and
+-- handover, so that they all hand out tokens the same way.
 --
 -- The token advances with the server's clock from the last grant: T + (now - C). On one
 -- server that is strictly increasing, and it is the clock itself until the clock steps
@@ -33,11 +38,7 @@
 -- in step, so that Redlock need not raise them after each lock; the counters fall behind
 -- the clocks, so a node that restarts empty starts past every token handed out before, as
 -- long as the clocks of the nodes differ by less than the time since (docs/safety.md).
---
--- Cost: TIME and one SET ... GET, which writes the clock as the token and reads the last
--- one; a second SET only when the token is not the clock (a lead, or Redlock's nodes).
-local function fencing_token(counter, retention, counted, time)
-  local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local function fencing_token(counter, retention, counted, now)
   local value = redis.call('SET', counter, string.format('%d', now), 'PX', retention, 'GET')
   local token = now
   if value then

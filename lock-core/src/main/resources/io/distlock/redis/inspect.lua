@@ -1,7 +1,5 @@
--- Tells what the store knows of one lock, for an operator, without changing anything:
--- whether it is held and by which acquisition, how long the lease still runs, the last
--- fencing token handed out, how many fair waiters keep a place in its queue, and how many
--- read holds and permits the key has.
+-- Tells an operator what the store knows of one lock: holder, lease, last fencing token,
+-- and how many fair waiters, read holds and permits it has. Changes nothing.
 --
 -- KEYS[1]  the lock key; holds the owner token while the lock is held
 -- KEYS[2]  the fencing counter, in the same hash slot
@@ -20,6 +18,8 @@
 -- their kind); holder the first 16 hex digits of the SHA-1 of the holder's owner token,
 -- or nil when not held or when the key holds no string.
 --
+-- Uses server_time (time.lua), which LockScripts puts in front of this script.
+--
 -- The holder is named by a digest and never by its owner token: whoever knows the token
 -- can release or renew the lock, and inspection must not hand that power out. Readers and
 -- permit holders are only counted, for the same reason.
@@ -32,8 +32,7 @@ if lease ~= -2 then
     holder = string.sub(redis.sha1hex(owner), 1, 16)
   end
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = server_time()
 -- pcall: a name overwritten with another type counts no live member.
 local function live(key)
   local count = redis.pcall('ZCOUNT', key, '(' .. now, '+inf')

@@ -6,22 +6,20 @@
 -- KEYS[3]  the queue timeouts: a sorted set of the same tokens
 -- ARGV[1]  the owner token of the waiter leaving
 -- ARGV[2]  the release channel of the lock
--- ARGV[3]  PUBLISH, or SPUBLISH to publish on the sharded channel (Redis Cluster); Redis
---          before 7 has no sharded channels and always gets PUBLISH
+-- ARGV[3]  PUBLISH, or SPUBLISH for sharded channels (Redis Cluster): see publish.lua
 --
 -- Returns 1 when the waiter was in the queue, 0 when it was not (never joined, already
 -- dropped, or it took the lock).
 --
--- pcall: a wake-up that cannot be published (an ACL user without permission on the
--- channel) must not fail leaving the queue; the next waiter polls anyway.
-local publish = (ARGV[3] == 'SPUBLISH' and redis.REDIS_VERSION_NUM) and 'SPUBLISH' or 'PUBLISH'
+-- Uses publish (publish.lua), which LockScripts puts in front of this script. A wake-up
+-- that cannot be published does not fail leaving the queue; the next waiter polls anyway.
 local wasFirst = redis.call('LINDEX', KEYS[2], 0) == ARGV[1]
 local removed = redis.call('LREM', KEYS[2], 1, ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 if wasFirst and redis.call('EXISTS', KEYS[1]) == 0 then
   local first = redis.call('LINDEX', KEYS[2], 0)
   if first then
-    redis.pcall(publish, ARGV[2], first)
+    publish(ARGV[3], ARGV[2], first)
   end
 end
 return removed

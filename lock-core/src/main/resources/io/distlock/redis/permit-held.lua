@@ -1,5 +1,5 @@
--- Tells whether the given owner holds one of a key's permits: whether its lease, in the
--- sorted set of permits, has not expired by the Redis clock. Changes nothing.
+-- Tells whether the given owner holds one of a key's permits (its lease has not expired
+-- by the Redis clock). Changes nothing.
 --
 -- KEYS[1]  the permits: a sorted set of owner tokens scored by lease expiry, as in
 --          acquire-permit.lua
@@ -7,13 +7,14 @@
 --
 -- Returns 1 when held, 0 otherwise.
 --
+-- Uses server_time (time.lua), which LockScripts puts in front of this script.
+--
 -- pcall: a key overwritten with another type is a lost permit, not an error.
 local score = redis.pcall('ZSCORE', KEYS[1], ARGV[1])
 if type(score) ~= 'string' then
   return 0
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = server_time()
 if tonumber(score) > now then
   return 1
 end

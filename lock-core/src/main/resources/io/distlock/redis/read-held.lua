@@ -6,11 +6,12 @@
 --
 -- Returns 1 when held, 0 when not.
 --
+-- Uses server_time (time.lua), which LockScripts puts in front of this script.
+--
 -- pcall: a key overwritten with another type holds no reader.
 local expiry = redis.pcall('ZSCORE', KEYS[1], ARGV[1])
 if type(expiry) ~= 'string' then
   return 0
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = server_time()
 return (tonumber(expiry) > now) and 1 or 0

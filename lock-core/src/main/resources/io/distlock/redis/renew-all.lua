@@ -1,7 +1,5 @@
--- Extends a batch of leases of one kind in one call, each only if its owner still holds
--- it, as renew.lua does for one: locks, or with ARGV[2N+1] 'read', read holds. Never
--- creates a key or a hold, so a renewal that arrives after the release cannot bring the
--- lock back.
+-- Extends a batch of leases of one kind in one call (locks, or with ARGV[2N+1] 'read',
+-- read holds), each only if its owner still holds it, as renew.lua does for one.
 --
 -- KEYS[1..N]      the leases: lock keys or, with ARGV[2N+1] 'read', the read holds of
 --                 each lock (sorted sets of the readers' owner tokens, scored by the Redis
@@ -13,6 +11,11 @@
 --
 -- Returns a list of N integers in the order of the keys: 1 when that lease was renewed,
 -- 0 when it is not held by that owner (it was lost, or is of the other kind).
+--
+-- Uses server_time (time.lua), which LockScripts puts in front of this script.
+--
+-- Never creates a key or a hold, so a renewal that arrives after the release cannot
+-- bring the lock back.
 --
 -- Only the keys of one kind: on Redis Cluster a script whose keys are not all on the node
 -- is refused while their slot migrates (TRYAGAIN), and a lock held for reading has no
@@ -36,8 +39,7 @@ for i = 1, n do
     local expiry = redis.pcall('ZSCORE', KEYS[i], ARGV[i])
     if type(expiry) == 'string' then
       if not now then
-        local time = redis.call('TIME')
-        now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+        now = server_time()
       end
       local ttl = tonumber(ARGV[n + i])
       if tonumber(expiry) <= now then

@@ -1,6 +1,5 @@
 -- Extends the leases of a batch of permits in one call, each only if its owner still
--- holds it (its lease has not expired). Never adds a member, so a renewal that arrives
--- after the release cannot bring the permit back.
+-- holds it (its lease has not expired).
 --
 -- KEYS[1..N]      the permit sets (sorted sets of owner tokens scored by lease expiry, as
 --                 in acquire-permit.lua); all in one hash slot on Redis Cluster
@@ -11,10 +10,14 @@
 -- Returns a list of N integers in the order of the keys: 1 when that lease was renewed,
 -- 0 when that owner holds no permit there (it was lost).
 --
+-- Uses server_time (time.lua), which LockScripts puts in front of this script.
+--
+-- Never adds a member, so a renewal that arrives after the release cannot bring the
+-- permit back.
+--
 -- pcall: a key overwritten with another type, or one this user may not read, is a lost
 -- permit, not an error that would fail the renewal of every other lease in the batch.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = server_time()
 local n = #KEYS
 local renewed = {}
 for i = 1, n do

@@ -1,6 +1,5 @@
 -- Extends one lease only if the given owner still holds it: the lock (compare-and-pexpire)
--- or, with ARGV[3] 'read', a read hold of it that has not expired. Never creates a key or
--- a hold, so a renewal that arrives after the release or the expiry cannot bring it back.
+-- or, with ARGV[3] 'read', a read hold of it that has not expired.
 --
 -- KEYS[1]  the lease: the lock key or, with ARGV[3] 'read', the read holds (a sorted set
 --          of the readers' owner tokens, scored by the Redis time in milliseconds at
@@ -10,6 +9,11 @@
 -- ARGV[3]  'read' to renew a read hold; absent to renew the lock
 --
 -- Returns 1 when renewed, 0 when the lease is not held by this owner (it was lost).
+--
+-- Uses server_time (time.lua), which LockScripts puts in front of this script.
+--
+-- Never creates a key or a hold, so a renewal that arrives after the release or the
+-- expiry cannot bring it back.
 --
 -- One key, the one that exists for the lease's kind: Redis Cluster refuses a script with
 -- several keys while its slot migrates and one of them is missing (TRYAGAIN), whereas it
@@ -28,8 +32,7 @@ local expiry = redis.pcall('ZSCORE', KEYS[1], ARGV[1])
 if type(expiry) ~= 'string' then
   return 0
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = server_time()
 if tonumber(expiry) <= now then
   redis.call('ZREM', KEYS[1], ARGV[1])
   return 0

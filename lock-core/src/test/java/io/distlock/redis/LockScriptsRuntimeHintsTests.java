@@ -50,6 +50,18 @@ class LockScriptsRuntimeHintsTests {
 	}
 
 	@Test
+	void givenTheRegistrarWhenThePreludeIsCheckedThenEveryPieceIsIncluded() {
+		RuntimeHints hints = new RuntimeHints();
+		new LockScriptsRuntimeHints().registerHints(hints, getClass().getClassLoader());
+		// The scripts are assembled from these when LockScripts is loaded: a piece
+		// missing from the image fails every script that calls it.
+		assertThat(LockScripts.Prelude.values()).allSatisfy((
+				piece) -> assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/redis/" + piece.file()))
+					.as("resource hint for %s", piece.file())
+					.accepts(hints));
+	}
+
+	@Test
 	void givenNoHintsWhenAScriptIsCheckedThenItIsNotIncluded() {
 		// The check above can fail: without the registrar a script is not in the image.
 		assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/redis/acquire.lua"))
