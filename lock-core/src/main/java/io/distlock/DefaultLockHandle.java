@@ -201,8 +201,9 @@ final class DefaultLockHandle implements LockHandle {
 	}
 
 	/**
-	 * Tell the listeners of a loss on the given executor, after {@link #whenLost()}
-	 * completed, rather than on the thread that found it.
+	 * Tell the listeners (and the observation of holding the lock) of a loss on the given
+	 * executor, after {@link #whenLost()} completed, rather than on the thread that found
+	 * it.
 	 * @param lostListeners runs the {@code onLost} call of the listener
 	 */
 	void notifyLostOn(Executor lostListeners) {
@@ -269,7 +270,12 @@ final class DefaultLockHandle implements LockHandle {
 				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
 		// The work under the lock hears of it first; no listener can delay that.
 		this.lost.complete(null);
-		this.lostListeners.execute(() -> this.listener.onLost(this.key, this.name, this.fencingToken, this.holder));
+		LockEvent.Lost event = new LockEvent.Lost(this.key, this.name, this.fencingToken, this.holder);
+		Observation holding = this.holding;
+		this.lostListeners.execute(() -> {
+			holding.event(LockObservationContext.LOST);
+			this.listener.onLost(event);
+		});
 		return true;
 	}
 
@@ -347,7 +353,8 @@ final class DefaultLockHandle implements LockHandle {
 		catch (RuntimeException ex) {
 			// Released or not, the lock ends here for this handle: it is never closed
 			// again, and its lease is no longer renewed.
-			this.listener.onReleaseFailed(this.key, this.name, held, ex);
+			this.listener
+				.onReleaseFailed(new LockEvent.ReleaseFailed(this.key, this.name, this.fencingToken, held, ex));
 			stopHolding("failed", ex);
 			throw (ex instanceof LockBackendException backendFailure)
 					? LockBackendException.forKey(this.key, backendFailure) : ex;
@@ -361,7 +368,7 @@ final class DefaultLockHandle implements LockHandle {
 				logger.debug("Lock '" + this.key + "' stays held for the remaining " + keep.toMillis()
 						+ "ms of its minimum hold time");
 			}
-			this.listener.onReleased(this.key, this.name, held);
+			this.listener.onReleased(new LockEvent.Released(this.key, this.name, this.fencingToken, held));
 			stopHolding("released", null);
 			return;
 		}
@@ -373,7 +380,7 @@ final class DefaultLockHandle implements LockHandle {
 		}
 		// Also for a lock reported lost before: onLost told that it was gone, this ends
 		// the acquisition.
-		this.listener.onReleaseMismatch(this.key, this.name, held);
+		this.listener.onReleaseMismatch(new LockEvent.ReleaseMismatch(this.key, this.name, this.fencingToken, held));
 		stopHolding("expired", null);
 	}
 

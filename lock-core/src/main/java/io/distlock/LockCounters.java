@@ -15,7 +15,6 @@
  */
 package io.distlock;
 
-import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -35,27 +34,27 @@ final class LockCounters implements LockListener {
 	final LongAdder lost = new LongAdder();
 
 	@Override
-	public void onAcquired(String key, long fencingToken, Duration waited) {
+	public void onAcquired(LockEvent.Acquired event) {
 		this.acquired.increment();
 	}
 
 	@Override
-	public void onNotAcquired(String key, Duration waited) {
+	public void onNotAcquired(LockEvent.NotAcquired event) {
 		this.notAcquired.increment();
 	}
 
 	@Override
-	public void onReleased(String key, Duration held) {
+	public void onReleased(LockEvent.Released event) {
 		this.released.increment();
 	}
 
 	@Override
-	public void onReleaseMismatch(String key, Duration held) {
+	public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
 		this.releaseMismatches.increment();
 	}
 
 	@Override
-	public void onLost(String key, long fencingToken, Thread holder) {
+	public void onLost(LockEvent.Lost event) {
 		this.lost.increment();
 	}
 

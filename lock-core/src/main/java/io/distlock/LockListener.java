@@ -16,11 +16,11 @@
 
 package io.distlock;
 
-import java.time.Duration;
 import java.util.List;
 
 /**
- * Callback for what happens to locks, for metrics and diagnostics. Every method has an
+ * Callback for what happens to locks, for metrics and diagnostics: one method per
+ * {@link LockEvent kind of event}, each given the event's record. Every method has an
  * empty default, so an implementation overrides only what it needs.
  *
  * <p>
@@ -36,135 +36,59 @@ import java.util.List;
  * {@code onLost} of other locks) and must not throw. An exception thrown by a listener is
  * logged and otherwise ignored.
  *
+ * @see LockEvent
  * @see LockStatistics
  */
 public interface LockListener {
 
 	/**
 	 * A lock was acquired.
-	 * @param key the lock key
-	 * @param fencingToken the fencing token of the acquisition
-	 * @param waited how long the caller waited for it
+	 * @param event the lock, its fencing token and how long the caller waited
 	 */
-	default void onAcquired(String key, long fencingToken, Duration waited) {
+	default void onAcquired(LockEvent.Acquired event) {
 	}
 
 	/**
 	 * A lock stayed busy for the whole wait time.
-	 * @param key the lock key
-	 * @param waited how long the caller waited
+	 * @param event the lock and how long the caller waited
 	 */
-	default void onNotAcquired(String key, Duration waited) {
+	default void onNotAcquired(LockEvent.NotAcquired event) {
 	}
 
 	/**
 	 * A lock was released by its owner.
-	 * @param key the lock key
-	 * @param held how long it was held
+	 * @param event the lock and how long it was held
 	 */
-	default void onReleased(String key, Duration held) {
+	default void onReleased(LockEvent.Released event) {
 	}
 
 	/**
 	 * A release found the lock no longer held by its owner: the lease had expired (or the
 	 * lock was {@link #onLost found lost} before) and the lock may already belong to
 	 * someone else, whose lock was left in place.
-	 * @param key the lock key
-	 * @param held how long the owner believed it held the lock
+	 * @param event the lock and how long its owner believed it held it
 	 */
-	default void onReleaseMismatch(String key, Duration held) {
+	default void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
 	}
 
 	/**
 	 * A release failed (Redis could not be reached): the lock may still be held until its
 	 * lease runs out, but its owner is done with it and no longer renews it.
-	 * @param key the lock key
-	 * @param held how long the owner held the lock
-	 * @param failure what the release threw
+	 * @param event the lock, how long it was held and what the release threw
 	 */
-	default void onReleaseFailed(String key, Duration held, Throwable failure) {
+	default void onReleaseFailed(LockEvent.ReleaseFailed event) {
 	}
 
 	/**
 	 * A held lock was found lost while its owner still used it (the lease ran out, the
 	 * key was removed, or renewal stopped because its holder thread ended or the maximum
 	 * hold time passed), so the owner's work is no longer protected. A listener may, for
-	 * example, interrupt the holder thread to stop that work.
-	 * @param key the lock key
-	 * @param fencingToken the fencing token of the lost acquisition
-	 * @param holder the thread that acquired the lock
+	 * example, interrupt the {@link LockEvent.Lost#holder() holder thread} to stop that
+	 * work.
+	 * @param event the lock, the fencing token of the lost acquisition and the thread
+	 * that acquired it
 	 */
-	default void onLost(String key, long fencingToken, Thread holder) {
-	}
-
-	/**
-	 * A lock was acquired: as {@link #onAcquired(String, long, Duration)}, with the
-	 * lock's name, which a listener may use as a bounded tag. The template calls this
-	 * one; by default it calls the one without the name.
-	 * @param key the lock key
-	 * @param name the lock's name, empty when unnamed
-	 * @param fencingToken the fencing token of the acquisition
-	 * @param waited how long the caller waited for it
-	 */
-	default void onAcquired(String key, String name, long fencingToken, Duration waited) {
-		onAcquired(key, fencingToken, waited);
-	}
-
-	/**
-	 * A lock stayed busy: as {@link #onNotAcquired(String, Duration)}, with the lock's
-	 * name.
-	 * @param key the lock key
-	 * @param name the lock's name, empty when unnamed
-	 * @param waited how long the caller waited
-	 */
-	default void onNotAcquired(String key, String name, Duration waited) {
-		onNotAcquired(key, waited);
-	}
-
-	/**
-	 * A lock was released: as {@link #onReleased(String, Duration)}, with the lock's
-	 * name.
-	 * @param key the lock key
-	 * @param name the lock's name, empty when unnamed
-	 * @param held how long it was held
-	 */
-	default void onReleased(String key, String name, Duration held) {
-		onReleased(key, held);
-	}
-
-	/**
-	 * A release found the lock no longer held: as
-	 * {@link #onReleaseMismatch(String, Duration)}, with the lock's name.
-	 * @param key the lock key
-	 * @param name the lock's name, empty when unnamed
-	 * @param held how long the owner believed it held the lock
-	 */
-	default void onReleaseMismatch(String key, String name, Duration held) {
-		onReleaseMismatch(key, held);
-	}
-
-	/**
-	 * A release failed: as {@link #onReleaseFailed(String, Duration, Throwable)}, with
-	 * the lock's name.
-	 * @param key the lock key
-	 * @param name the lock's name, empty when unnamed
-	 * @param held how long the owner held the lock
-	 * @param failure what the release threw
-	 */
-	default void onReleaseFailed(String key, String name, Duration held, Throwable failure) {
-		onReleaseFailed(key, held, failure);
-	}
-
-	/**
-	 * A held lock was found lost: as {@link #onLost(String, long, Thread)}, with the
-	 * lock's name.
-	 * @param key the lock key
-	 * @param name the lock's name, empty when unnamed
-	 * @param fencingToken the fencing token of the lost acquisition
-	 * @param holder the thread that acquired the lock
-	 */
-	default void onLost(String key, String name, long fencingToken, Thread holder) {
-		onLost(key, fencingToken, holder);
+	default void onLost(LockEvent.Lost event) {
 	}
 
 	/**

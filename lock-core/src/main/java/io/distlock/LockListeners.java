@@ -16,7 +16,6 @@
 
 package io.distlock;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -38,63 +37,33 @@ final class LockListeners implements LockListener {
 	}
 
 	@Override
-	public void onAcquired(String key, long fencingToken, Duration waited) {
-		emit((listener) -> listener.onAcquired(key, fencingToken, waited));
+	public void onAcquired(LockEvent.Acquired event) {
+		emit((listener) -> listener.onAcquired(event));
 	}
 
 	@Override
-	public void onNotAcquired(String key, Duration waited) {
-		emit((listener) -> listener.onNotAcquired(key, waited));
+	public void onNotAcquired(LockEvent.NotAcquired event) {
+		emit((listener) -> listener.onNotAcquired(event));
 	}
 
 	@Override
-	public void onReleased(String key, Duration held) {
-		emit((listener) -> listener.onReleased(key, held));
+	public void onReleased(LockEvent.Released event) {
+		emit((listener) -> listener.onReleased(event));
 	}
 
 	@Override
-	public void onReleaseMismatch(String key, Duration held) {
-		emit((listener) -> listener.onReleaseMismatch(key, held));
+	public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
+		emit((listener) -> listener.onReleaseMismatch(event));
 	}
 
 	@Override
-	public void onReleaseFailed(String key, Duration held, Throwable failure) {
-		emit((listener) -> listener.onReleaseFailed(key, held, failure));
+	public void onReleaseFailed(LockEvent.ReleaseFailed event) {
+		emit((listener) -> listener.onReleaseFailed(event));
 	}
 
 	@Override
-	public void onLost(String key, long fencingToken, Thread holder) {
-		emit((listener) -> listener.onLost(key, fencingToken, holder));
-	}
-
-	@Override
-	public void onAcquired(String key, String name, long fencingToken, Duration waited) {
-		emit((listener) -> listener.onAcquired(key, name, fencingToken, waited));
-	}
-
-	@Override
-	public void onNotAcquired(String key, String name, Duration waited) {
-		emit((listener) -> listener.onNotAcquired(key, name, waited));
-	}
-
-	@Override
-	public void onReleased(String key, String name, Duration held) {
-		emit((listener) -> listener.onReleased(key, name, held));
-	}
-
-	@Override
-	public void onReleaseMismatch(String key, String name, Duration held) {
-		emit((listener) -> listener.onReleaseMismatch(key, name, held));
-	}
-
-	@Override
-	public void onReleaseFailed(String key, String name, Duration held, Throwable failure) {
-		emit((listener) -> listener.onReleaseFailed(key, name, held, failure));
-	}
-
-	@Override
-	public void onLost(String key, String name, long fencingToken, Thread holder) {
-		emit((listener) -> listener.onLost(key, name, fencingToken, holder));
+	public void onLost(LockEvent.Lost event) {
+		emit((listener) -> listener.onLost(event));
 	}
 
 	private void emit(Consumer<LockListener> event) {

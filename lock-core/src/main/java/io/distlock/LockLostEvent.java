@@ -31,27 +31,34 @@ import org.springframework.context.ApplicationEvent;
  * listener can delay that. Listeners share two threads with those of other lost locks:
  * they should be quick, or hand the work off. A lock released by someone other than its
  * work (cancellation, shutdown) publishes no event: its {@code whenLost()} completes.
+ * <p>
+ * This is the Spring {@code ApplicationEvent} for {@code @EventListener} methods,
+ * published by Spring Boot's auto-configuration; a {@link LockListener} is told the same
+ * loss as a {@link LockEvent.Lost} value, which works without an application context.
+ *
+ * @see LockEvent.Lost
  */
 public class LockLostEvent extends ApplicationEvent {
 
 	private final String key;
+
+	private final String name;
 
 	private final long fencingToken;
 
 	private final transient Thread holder;
 
 	/**
-	 * Create a new event.
+	 * Create a new event of the given loss, as a {@link LockListener} was told of it.
 	 * @param source the component that detected the loss
-	 * @param key the lock key
-	 * @param fencingToken the fencing token of the lost acquisition
-	 * @param holder the thread that acquired the lock
+	 * @param lost the lost lock
 	 */
-	public LockLostEvent(Object source, String key, long fencingToken, Thread holder) {
+	public LockLostEvent(Object source, LockEvent.Lost lost) {
 		super(source);
-		this.key = key;
-		this.fencingToken = fencingToken;
-		this.holder = holder;
+		this.key = lost.key();
+		this.name = lost.name();
+		this.fencingToken = lost.fencingToken();
+		this.holder = lost.holder();
 	}
 
 	/**
@@ -60,6 +67,14 @@ public class LockLostEvent extends ApplicationEvent {
 	 */
 	public String getKey() {
 		return this.key;
+	}
+
+	/**
+	 * Return the name of the lost lock.
+	 * @return the lock's name, empty when unnamed
+	 */
+	public String getName() {
+		return this.name;
 	}
 
 	/**
@@ -80,8 +95,8 @@ public class LockLostEvent extends ApplicationEvent {
 
 	@Override
 	public String toString() {
-		return "LockLostEvent[key='" + this.key + "', fencingToken=" + this.fencingToken + ", holder="
-				+ this.holder.getName() + "]";
+		return "LockLostEvent[key='" + this.key + "', name='" + this.name + "', fencingToken=" + this.fencingToken
+				+ ", holder=" + this.holder.getName() + "]";
 	}
 
 }

@@ -735,7 +735,7 @@ public class LockTemplate {
 			return (ticket != null) ? holdQueued(taken, waited, detached, ticket) : hold(taken, waited, detached);
 		}
 		stop(acquiring, "busy", -1, null);
-		this.listener.onNotAcquired(request.key(), request.name(), waited);
+		this.listener.onNotAcquired(new LockEvent.NotAcquired(request.key(), request.name(), waited));
 		return null;
 	}
 
@@ -789,7 +789,7 @@ public class LockTemplate {
 			context.setFencingToken(taken.fencingToken());
 		}
 		handle.observeHolding(holding.start());
-		this.listener.onAcquired(request.key(), request.name(), taken.fencingToken(), waited);
+		this.listener.onAcquired(new LockEvent.Acquired(request.key(), request.name(), taken.fencingToken(), waited));
 		return handle;
 	}
 
@@ -826,7 +826,7 @@ public class LockTemplate {
 		MultiKeyAcquirer.Target busy = outcome.busy();
 		if (busy != null) {
 			stop(acquiring, "busy", -1, null);
-			this.listener.onNotAcquired(busy.request().key(), request.name(), waited);
+			this.listener.onNotAcquired(new LockEvent.NotAcquired(busy.request().key(), request.name(), waited));
 			return new MultiAcquisition(null,
 					new LockAcquisitionException(busy.request().key(), waited, "Could not take locks [" + description
 							+ "] within " + waited.toMillis() + "ms: lock '" + busy.request().key() + "' stayed busy",

@@ -38,7 +38,7 @@ class DefaultLockHandleTests {
 			new LockListener() {
 
 				@Override
-				public void onLost(String key, long fencingToken, Thread holder) {
+				public void onLost(LockEvent.Lost event) {
 					DefaultLockHandleTests.this.lostReports.incrementAndGet();
 				}
 
@@ -68,7 +68,7 @@ class DefaultLockHandleTests {
 				new LockListener() {
 
 					@Override
-					public void onLost(String key, long fencingToken, Thread holder) {
+					public void onLost(LockEvent.Lost event) {
 						throw new IllegalStateException("broken listener");
 					}
 

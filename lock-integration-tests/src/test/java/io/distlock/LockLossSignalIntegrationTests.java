@@ -169,7 +169,7 @@ class LockLossSignalIntegrationTests {
 		LockTemplate template = template(new LockListener() {
 
 			@Override
-			public void onLost(String key, long fencingToken, Thread holder) {
+			public void onLost(LockEvent.Lost event) {
 				listenerEntered.countDown();
 				awaitFinish();
 			}

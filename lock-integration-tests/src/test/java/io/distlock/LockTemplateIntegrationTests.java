@@ -74,8 +74,8 @@ class LockTemplateIntegrationTests {
 		this.template.setLockListeners(List.of(new LockListener() {
 
 			@Override
-			public void onLost(String key, long fencingToken, Thread holder) {
-				LockTemplateIntegrationTests.this.lost.add(key);
+			public void onLost(LockEvent.Lost event) {
+				LockTemplateIntegrationTests.this.lost.add(event.key());
 			}
 
 		}));

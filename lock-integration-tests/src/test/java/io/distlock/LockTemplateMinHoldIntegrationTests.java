@@ -77,8 +77,8 @@ class LockTemplateMinHoldIntegrationTests {
 		this.template.setLockListeners(List.of(new LockListener() {
 
 			@Override
-			public void onReleaseMismatch(String key, Duration held) {
-				LockTemplateMinHoldIntegrationTests.this.mismatches.add(key);
+			public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
+				LockTemplateMinHoldIntegrationTests.this.mismatches.add(event.key());
 			}
 
 		}));

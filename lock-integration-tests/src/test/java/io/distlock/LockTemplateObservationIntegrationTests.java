@@ -122,7 +122,7 @@ class LockTemplateObservationIntegrationTests {
 			.hasBeenStarted()
 			.hasBeenStopped()
 			.hasLowCardinalityKeyValue("distlock.lock.phase", "acquire")
-			.hasLowCardinalityKeyValue("distlock.outcome", "busy")
+			.hasLowCardinalityKeyValue("distlock.lock.outcome", "busy")
 			.hasLowCardinalityKeyValue("distlock.lock.name", "none");
 	}
 
@@ -147,7 +147,7 @@ class LockTemplateObservationIntegrationTests {
 		TestObservationRegistryAssert.assertThat(this.registry)
 			.hasObservationWithNameEqualTo(DefaultLockObservationConvention.NAME)
 			.that()
-			.hasLowCardinalityKeyValue("distlock.outcome", "failed")
+			.hasLowCardinalityKeyValue("distlock.lock.outcome", "failed")
 			.hasError();
 	}
 

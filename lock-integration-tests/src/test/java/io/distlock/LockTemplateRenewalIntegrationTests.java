@@ -295,8 +295,8 @@ class LockTemplateRenewalIntegrationTests {
 		LockTemplate template = templateWith(this.client, this.renewer, new LockListener() {
 
 			@Override
-			public void onLost(String key, long fencingToken, Thread holder) {
-				holder.interrupt();
+			public void onLost(LockEvent.Lost event) {
+				event.holder().interrupt();
 			}
 
 		});
@@ -378,9 +378,9 @@ class LockTemplateRenewalIntegrationTests {
 		all.add(new LockListener() {
 
 			@Override
-			public void onLost(String key, long fencingToken, Thread holder) {
+			public void onLost(LockEvent.Lost event) {
 				LockTemplateRenewalIntegrationTests.this.lostAtNanos.add(System.nanoTime());
-				LockTemplateRenewalIntegrationTests.this.lost.add(key);
+				LockTemplateRenewalIntegrationTests.this.lost.add(event.key());
 			}
 
 		});

@@ -23,6 +23,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -36,6 +37,7 @@ import io.distlock.LockTemplate;
 import io.distlock.core.LeaseRenewer;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
+import io.distlock.observation.LockObservationConvention;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
@@ -156,11 +158,30 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	}
 
 	/**
-	 * Set listeners to tell about the leadership lock, such as the metrics listener.
+	 * Set listeners to tell about the leadership lock.
 	 * @param listeners the listeners
 	 */
 	public void setLockListeners(List<LockListener> listeners) {
 		this.lockTemplate.setLockListeners(listeners);
+	}
+
+	/**
+	 * Set the registry to record observations of the leadership lock with, as
+	 * {@link LockTemplate#setObservationRegistry} does: the lock's metrics come from
+	 * them; none by default.
+	 * @param observationRegistry the observation registry
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		this.lockTemplate.setObservationRegistry(observationRegistry);
+	}
+
+	/**
+	 * Set the convention that names the observations of the leadership lock, as
+	 * {@link LockTemplate#setObservationConvention} does.
+	 * @param observationConvention the convention, or {@code null} for the default
+	 */
+	public void setObservationConvention(@Nullable LockObservationConvention observationConvention) {
+		this.lockTemplate.setObservationConvention(observationConvention);
 	}
 
 	@Override

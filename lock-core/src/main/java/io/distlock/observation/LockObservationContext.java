@@ -27,6 +27,14 @@ import org.jspecify.annotations.Nullable;
  */
 public class LockObservationContext extends Observation.Context {
 
+	/**
+	 * The event of a held lock found lost while its owner still worked under it, on the
+	 * observation of holding it: a span event, and the counter {@code distlock.lock.lost}
+	 * when the observations make metrics. Signalled after the lock's
+	 * {@link io.distlock.LockHandle#whenLost()} completed, never before.
+	 */
+	public static final Observation.Event LOST = Observation.Event.of("lost", "lock lost");
+
 	private final Phase phase;
 
 	private final String key;
@@ -74,8 +82,9 @@ public class LockObservationContext extends Observation.Context {
 	}
 
 	/**
-	 * Return how the phase ended: {@code acquired}, {@code busy} or {@code failed} for
-	 * acquisition; {@code released}, {@code expired} or {@code failed} for holding.
+	 * Return how the phase ended: {@code acquired}, {@code busy}, {@code failed} or
+	 * ({@link io.distlock.reactive.ReactiveLockTemplate reactive} only) {@code cancelled}
+	 * for acquisition; {@code released}, {@code expired} or {@code failed} for holding.
 	 * @return the outcome, or {@code null} while the phase goes on
 	 */
 	public @Nullable String getOutcome() {

@@ -32,9 +32,11 @@ import reactor.util.context.Context;
 
 import io.distlock.HeldLock;
 import io.distlock.LockBackendException;
+import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
 import io.distlock.core.Lease;
+import io.distlock.observation.LockObservationContext;
 
 /**
  * The {@link ReactiveLockHandle} of one acquisition by a {@link ReactiveLockTemplate}:
@@ -188,8 +190,12 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 				+ ") was lost while held: its lease ran out, the key was removed, or its renewal stopped");
 		// The work under the lock hears of it first; no listener can delay that.
 		this.lost.tryEmitEmpty();
-		this.lostListeners
-			.execute(() -> this.listener.onLost(this.key, this.request.name(), this.fencingToken, this.holder));
+		LockEvent.Lost event = new LockEvent.Lost(this.key, this.request.name(), this.fencingToken, this.holder);
+		Observation holding = this.holding;
+		this.lostListeners.execute(() -> {
+			holding.event(LockObservationContext.LOST);
+			this.listener.onLost(event);
+		});
 	}
 
 	/**
@@ -241,7 +247,7 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 		Duration held = Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos);
 		if (released) {
 			this.released.accept(this.resource);
-			this.listener.onReleased(this.key, this.request.name(), held);
+			this.listener.onReleased(new LockEvent.Released(this.key, this.request.name(), this.fencingToken, held));
 			return;
 		}
 		if (previous == State.HELD) {
@@ -250,12 +256,13 @@ final class HeldReactiveLock implements ReactiveLockHandle {
 					+ "ms; another owner may have held it meanwhile (a pause longer than the ttl, the key removed, "
 					+ "or a ttl too short for a lock without auto-renew)");
 		}
-		this.listener.onReleaseMismatch(this.key, this.request.name(), held);
+		this.listener
+			.onReleaseMismatch(new LockEvent.ReleaseMismatch(this.key, this.request.name(), this.fencingToken, held));
 	}
 
 	private Throwable releaseFailed(Throwable ex) {
-		this.listener.onReleaseFailed(this.key, this.request.name(),
-				Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos), ex);
+		this.listener.onReleaseFailed(new LockEvent.ReleaseFailed(this.key, this.request.name(), this.fencingToken,
+				Duration.ofNanos(System.nanoTime() - this.acquiredAtNanos), ex));
 		return (ex instanceof LockBackendException failure) ? LockBackendException.forKey(this.key, failure) : ex;
 	}
 

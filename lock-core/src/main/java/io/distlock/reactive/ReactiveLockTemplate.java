@@ -40,6 +40,7 @@ import reactor.util.context.ContextView;
 import io.distlock.HeldLock;
 import io.distlock.LockAcquisitionException;
 import io.distlock.LockBackendException;
+import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
@@ -417,7 +418,7 @@ public class ReactiveLockTemplate {
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (!(attempt.result() instanceof AcquireResult.Acquired acquired)) {
 			stop(acquiring, "busy", -1, null);
-			this.listener.onNotAcquired(request.key(), request.name(), waited);
+			this.listener.onNotAcquired(new LockEvent.NotAcquired(request.key(), request.name(), waited));
 			return new LockAcquisitionException(request.key(), waited);
 		}
 		// As LockTemplate does: a waiter of this application that the store does not
@@ -452,7 +453,8 @@ public class ReactiveLockTemplate {
 			context.setFencingToken(acquired.fencingToken());
 		}
 		lock.observeHolding(holding.start());
-		this.listener.onAcquired(request.key(), request.name(), acquired.fencingToken(), waited);
+		this.listener
+			.onAcquired(new LockEvent.Acquired(request.key(), request.name(), acquired.fencingToken(), waited));
 		return lock;
 	}
 

@@ -22,6 +22,7 @@ import java.util.List;
 
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
+import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.LockTemplate;
 import io.distlock.redlock.RedlockClient;
@@ -57,8 +58,8 @@ class RedlockReleaseIntegrationTests {
 			template.setLockListeners(List.of(new LockListener() {
 
 				@Override
-				public void onReleaseMismatch(String key, Duration held) {
-					mismatches.add(key);
+				public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
+					mismatches.add(event.key());
 				}
 
 			}));

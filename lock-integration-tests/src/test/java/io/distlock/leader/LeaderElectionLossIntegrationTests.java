@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.core.LockWaiter;
 import io.distlock.redis.RedisLockClient;
@@ -80,7 +81,7 @@ class LeaderElectionLossIntegrationTests {
 		this.election.setLockListeners(List.of(new LockListener() {
 
 			@Override
-			public void onLost(String key, long fencingToken, Thread holder) {
+			public void onLost(LockEvent.Lost event) {
 				listenerEntered.countDown();
 				try {
 					LeaderElectionLossIntegrationTests.this.finish.await(30, TimeUnit.SECONDS);

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.distlock.LockBackendException;
+import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.LockTemplate;
 import io.distlock.reactive.ReactiveLockTemplate;
@@ -148,8 +149,8 @@ class DistributedLockedOnJedisIntegrationTests {
 		final List<String> keys = new CopyOnWriteArrayList<>();
 
 		@Override
-		public void onLost(String key, long fencingToken, Thread holder) {
-			this.keys.add(key);
+		public void onLost(LockEvent.Lost event) {
+			this.keys.add(event.key());
 		}
 
 	}

@@ -16,10 +16,14 @@
 
 package io.distlock.autoconfigure;
 
+import io.micrometer.observation.ObservationRegistry;
+
 import io.distlock.LockListener;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockWaiter;
 import io.distlock.leader.LeaderElection;
+import io.distlock.observation.DefaultLockObservationConvention;
+import io.distlock.observation.LockObservationConvention;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -32,7 +36,7 @@ import org.springframework.context.annotation.Bean;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for leader election: a {@link LeaderElection} when
  * {@code distlock.leader.name} is set, on the application's lock store, with its key
- * prefix, waiter and lock listeners.
+ * prefix, waiter, lock listeners and observations.
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnProperty("distlock.leader.name")
@@ -42,7 +46,8 @@ public final class DistLockLeaderAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LeaderElection leaderElection(LockClient lockClient, LockWaiter lockWaiter, DistLockProperties properties,
-			ObjectProvider<LockListener> listeners) {
+			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockObservationConvention> observationConvention) {
 		String name = properties.getLeader().getName();
 		LeaderElection election;
 		try {
@@ -63,6 +68,9 @@ public final class DistLockLeaderAutoConfiguration {
 		}
 		election.setKeyPrefix(properties.getKeyPrefix());
 		election.setLockListeners(listeners.orderedStream().toList());
+		observationRegistry.ifAvailable(election::setObservationRegistry);
+		election.setObservationConvention(observationConvention
+			.getIfAvailable(() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
 		return election;
 	}
 

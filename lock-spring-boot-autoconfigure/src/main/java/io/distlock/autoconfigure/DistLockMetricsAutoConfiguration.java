@@ -18,8 +18,8 @@ package io.distlock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.distlock.LockTemplate;
 import io.distlock.core.LockClient;
-import io.distlock.metrics.MicrometerLockListener;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -31,21 +31,27 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for lock metrics, when Micrometer and a {@link MeterRegistry} are
- * present: the lock meters, and the gauges of the fencing guarantee's run-time checks
+ * present: the gauges of the fencing guarantee's run-time checks
  * ({@code distlock.fencing.lead}, {@code distlock.redlock.clock.offset}).
+ *
+ * <p>
+ * The meters of the locks themselves ({@code distlock.lock}, {@code distlock.lock.active}
+ * and {@code distlock.lock.lost}) come from the lock observations, which
+ * {@link DistLockAutoConfiguration} records in the application's
+ * {@code ObservationRegistry}, and Spring Boot's metrics auto-configuration turns into
+ * meters: one vocabulary, named by the
+ * {@link io.distlock.observation.DefaultLockObservationConvention}.
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
-@ConditionalOnClass({ MeterRegistry.class, MicrometerLockListener.class })
-@ConditionalOnBean({ MeterRegistry.class, io.distlock.LockTemplate.class })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ MeterRegistry.class, LockTemplate.class })
 public final class DistLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	MicrometerLockListener micrometerLockListener(MeterRegistry meterRegistry, ObjectProvider<LockClient> lockClient) {
-		// The gauges of the fencing checks go with the lock meters.
-		lockClient.ifUnique((client) -> FencingClockMeters.register(meterRegistry, client));
-		return new MicrometerLockListener(meterRegistry);
+	FencingClockMeters fencingClockMeters(MeterRegistry meterRegistry, ObjectProvider<LockClient> lockClient) {
+		return new FencingClockMeters(meterRegistry, lockClient.getIfUnique());
 	}
 
 }

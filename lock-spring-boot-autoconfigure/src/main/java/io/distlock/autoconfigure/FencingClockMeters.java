@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
+import org.jspecify.annotations.Nullable;
 
 import io.distlock.core.LockClient;
 import io.distlock.redis.RedisLockClient;
@@ -39,15 +40,12 @@ final class FencingClockMeters {
 
 	static final String CLOCK_OFFSET = "distlock.redlock.clock.offset";
 
-	private FencingClockMeters() {
-	}
-
 	/**
-	 * Register the gauges of the given stores that measure something.
+	 * Register the gauges of the given store, for those that it measures.
 	 * @param registry the registry
-	 * @param client the application's lock store
+	 * @param client the application's lock store, or {@code null} if there is not one
 	 */
-	static void register(MeterRegistry registry, LockClient client) {
+	FencingClockMeters(MeterRegistry registry, @Nullable LockClient client) {
 		if (client instanceof RedisLockClient redis) {
 			gauge(registry, LEAD, "The largest lead of a fencing token over the Redis clock", redis,
 					redis::getLargestFencingLead);

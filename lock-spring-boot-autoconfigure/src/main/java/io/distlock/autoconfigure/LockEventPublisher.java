@@ -16,14 +16,15 @@
 
 package io.distlock.autoconfigure;
 
+import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.LockLostEvent;
 
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Publishes a {@link LockLostEvent} for every lock found lost, so application code can
- * react with an ordinary {@code @EventListener}.
+ * Publishes a {@link LockLostEvent} for every {@link LockEvent.Lost lock found lost}, so
+ * application code can react with an ordinary {@code @EventListener}.
  */
 class LockEventPublisher implements LockListener {
 
@@ -34,8 +35,8 @@ class LockEventPublisher implements LockListener {
 	}
 
 	@Override
-	public void onLost(String key, long fencingToken, Thread holder) {
-		this.eventPublisher.publishEvent(new LockLostEvent(this, key, fencingToken, holder));
+	public void onLost(LockEvent.Lost event) {
+		this.eventPublisher.publishEvent(new LockLostEvent(this, event));
 	}
 
 }

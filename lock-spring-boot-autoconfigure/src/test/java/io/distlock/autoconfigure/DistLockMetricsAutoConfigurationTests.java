@@ -20,8 +20,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import io.distlock.metrics.MicrometerLockListener;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -30,7 +28,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link DistLockMetricsAutoConfiguration}.
+ * Tests for {@link DistLockMetricsAutoConfiguration}. The lock meters themselves come
+ * from the lock observations: see {@link DistLockMeterVocabularyIntegrationTests}.
  */
 class DistLockMetricsAutoConfigurationTests {
 
@@ -39,18 +38,9 @@ class DistLockMetricsAutoConfigurationTests {
 				DistLockMetricsAutoConfiguration.class));
 
 	@Test
-	void meterRegistryGetsTheLockMeters() {
-		this.contextRunner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
-			assertThat(context).hasSingleBean(MicrometerLockListener.class);
-			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			assertThat(registry.find("distlock.lock.acquisitions").tag("result", "acquired").timer()).isNotNull();
-			assertThat(registry.find("distlock.lock.active").gauge()).isNotNull();
-		});
-	}
-
-	@Test
 	void meterRegistryGetsTheGaugeOfTheFencingTokensLeadOverTheRedisClock() {
 		this.contextRunner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
+			assertThat(context).hasSingleBean(FencingClockMeters.class);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(registry.find("distlock.fencing.lead").timeGauge()).isNotNull()
 				.satisfies((gauge) -> assertThat(gauge.value()).isZero());
@@ -60,20 +50,20 @@ class DistLockMetricsAutoConfigurationTests {
 
 	@Test
 	void metricsBackOffWithoutAMeterRegistry() {
-		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(MicrometerLockListener.class));
+		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(FencingClockMeters.class));
 	}
 
 	@Test
 	void metricsBackOffWithoutMicrometer() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
-			.run((context) -> assertThat(context).doesNotHaveBean(MicrometerLockListener.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(FencingClockMeters.class));
 	}
 
 	@Test
 	void metricsBackOffWhenLocksAreDisabled() {
 		this.contextRunner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("distlock.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(MicrometerLockListener.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(FencingClockMeters.class));
 	}
 
 }

@@ -100,12 +100,12 @@ class ActuatorAndReactiveOnBoot3IntegrationTests {
 
 	@Test
 	void lockedMethodIsTimedInTheMeterRegistry() {
-		long acquiredBefore = count("distlock.lock.acquisitions", "acquired");
-		long releasedBefore = count("distlock.lock.held", "released");
+		long acquiredBefore = count("acquire", "acquired");
+		long releasedBefore = count("hold", "released");
 		this.ledger.post(8, () -> {
 		});
-		assertThat(count("distlock.lock.acquisitions", "acquired")).isEqualTo(acquiredBefore + 1);
-		assertThat(count("distlock.lock.held", "released")).isEqualTo(releasedBefore + 1);
+		assertThat(count("acquire", "acquired")).isEqualTo(acquiredBefore + 1);
+		assertThat(count("hold", "released")).isEqualTo(releasedBefore + 1);
 	}
 
 	@Test
@@ -140,8 +140,13 @@ class ActuatorAndReactiveOnBoot3IntegrationTests {
 		assertThat(mostInside.get()).isEqualTo(1);
 	}
 
-	private long count(String name, String result) {
-		return this.meterRegistry.find(name).tag("result", result).timers().stream().mapToLong(Timer::count).sum();
+	private long count(String phase, String outcome) {
+		return this.meterRegistry.find("distlock.lock")
+			.tags("distlock.lock.phase", phase, "distlock.lock.outcome", outcome)
+			.timers()
+			.stream()
+			.mapToLong(Timer::count)
+			.sum();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -16,10 +16,10 @@
 
 package io.distlock.faults.client;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import org.jspecify.annotations.Nullable;
 
@@ -48,19 +48,19 @@ public final class HistoryListener implements LockListener {
 	}
 
 	@Override
-	public void onReleased(String key, Duration held) {
-		this.releaseOutcomes.get().put(key, "released");
+	public void onReleased(LockEvent.Released event) {
+		this.releaseOutcomes.get().put(event.key(), "released");
 	}
 
 	@Override
-	public void onReleaseMismatch(String key, Duration held) {
-		this.releaseOutcomes.get().put(key, "mismatch");
+	public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
+		this.releaseOutcomes.get().put(event.key(), "mismatch");
 	}
 
 	@Override
-	public void onLost(String key, long fencingToken, Thread holder) {
-		this.history.event("lost", "c", this.client, "k", key, "tok", fencingToken, "ns", System.nanoTime(), "thread",
-				holder.getName());
+	public void onLost(LockEvent.Lost event) {
+		this.history.event("lost", "c", this.client, "k", event.key(), "tok", event.fencingToken(), "ns",
+				System.nanoTime(), "thread", event.holder().getName());
 	}
 
 	/**

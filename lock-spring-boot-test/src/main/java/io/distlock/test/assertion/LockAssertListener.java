@@ -16,12 +16,12 @@
 
 package io.distlock.test.assertion;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockEvent;
 import io.distlock.LockListener;
 
 /**
@@ -43,16 +43,16 @@ final class LockAssertListener implements LockListener {
 	}
 
 	@Override
-	public void onAcquired(String key, long fencingToken, Duration waited) {
+	public void onAcquired(LockEvent.Acquired event) {
 		for (Recording recording = this.recording.get(); recording != null; recording = recording.outer) {
-			recording.acquired.add(key);
+			recording.acquired.add(event.key());
 		}
 	}
 
 	@Override
-	public void onReleased(String key, Duration held) {
+	public void onReleased(LockEvent.Released event) {
 		for (Recording recording = this.recording.get(); recording != null; recording = recording.outer) {
-			recording.released.add(key);
+			recording.released.add(event.key());
 		}
 	}
 

@@ -14,14 +14,17 @@
  * limitations under the License.
  */
 
-package io.distlock.metrics;
+package io.distlock.observation;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,15 +40,19 @@ import io.distlock.test.RedisConnections;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import static io.distlock.observation.DefaultLockObservationConvention.LOCK_NAME;
+import static io.distlock.observation.DefaultLockObservationConvention.OUTCOME;
+import static io.distlock.observation.DefaultLockObservationConvention.PHASE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Integration tests for {@link MicrometerLockListener} on a real redis-server.
+ * Integration tests for the lock meters that the lock observations make through
+ * Micrometer's {@link DefaultMeterObservationHandler}, on a real redis-server.
  */
-class MicrometerLockListenerIntegrationTests {
+class LockObservationMetricsIntegrationTests {
 
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
@@ -60,7 +67,9 @@ class MicrometerLockListenerIntegrationTests {
 	void createTemplate() {
 		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
 		this.template = new LockTemplate(new RedisLockClient(this.connectionFactory));
-		this.template.setLockListeners(List.of(new MicrometerLockListener(this.registry)));
+		ObservationRegistry observationRegistry = ObservationRegistry.create();
+		observationRegistry.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.registry));
+		this.template.setObservationRegistry(observationRegistry);
 	}
 
 	@AfterEach
@@ -75,18 +84,10 @@ class MicrometerLockListenerIntegrationTests {
 			assertThat(this.template.tryAcquire(orders)).isEmpty();
 		}
 		this.template.tryAcquire("report", Duration.ofSeconds(10), Duration.ZERO).orElseThrow().close();
-		assertThat(this.registry.get("distlock.lock.acquisitions")
-			.tags("name", "orders", "result", "acquired")
-			.timer()
-			.count()).isEqualTo(1);
-		assertThat(this.registry.get("distlock.lock.acquisitions")
-			.tags("name", "orders", "result", "busy")
-			.timer()
-			.count()).isEqualTo(1);
-		assertThat(this.registry.get("distlock.lock.held").tags("name", "orders", "result", "released").timer().count())
-			.isEqualTo(1);
-		assertThat(this.registry.get("distlock.lock.held").tags("name", "none", "result", "released").timer().count())
-			.isEqualTo(1);
+		assertThat(timer("orders", "acquire", "acquired").count()).isEqualTo(1);
+		assertThat(timer("orders", "acquire", "busy").count()).isEqualTo(1);
+		assertThat(timer("orders", "hold", "released").count()).isEqualTo(1);
+		assertThat(timer("none", "hold", "released").count()).isEqualTo(1);
 		assertThat(this.registry.getMeters()).allSatisfy(
 				(meter) -> assertThat(meter.getId().getTags()).noneMatch((tag) -> tag.getValue().contains("order:")));
 	}
@@ -95,14 +96,16 @@ class MicrometerLockListenerIntegrationTests {
 	void acquisitionsHoldsAndBusyLocksAreRecordedWithoutKeys() {
 		try (LockHandle handle = this.template.tryAcquire("order:42", Duration.ofSeconds(10), Duration.ZERO)
 			.orElseThrow()) {
-			assertThat(this.registry.get("distlock.lock.active").gauge().value()).isEqualTo(1);
+			assertThat(activeHolds()).isEqualTo(1);
 			assertThat(this.template.tryAcquire("order:42", Duration.ofSeconds(10), Duration.ZERO)).isEmpty();
 		}
-		assertThat(this.registry.get("distlock.lock.acquisitions").tag("result", "acquired").timer().count())
+		assertThat(this.registry.get("distlock.lock").tags(PHASE, "acquire", OUTCOME, "acquired").timer().count())
 			.isEqualTo(1);
-		assertThat(this.registry.get("distlock.lock.acquisitions").tag("result", "busy").timer().count()).isEqualTo(1);
-		assertThat(this.registry.get("distlock.lock.held").tag("result", "released").timer().count()).isEqualTo(1);
-		assertThat(this.registry.get("distlock.lock.active").gauge().value()).isZero();
+		assertThat(this.registry.get("distlock.lock").tags(PHASE, "acquire", OUTCOME, "busy").timer().count())
+			.isEqualTo(1);
+		assertThat(this.registry.get("distlock.lock").tags(PHASE, "hold", OUTCOME, "released").timer().count())
+			.isEqualTo(1);
+		assertThat(activeHolds()).isZero();
 		assertThat(this.registry.getMeters()).allSatisfy(
 				(meter) -> assertThat(meter.getId().getTags()).noneMatch((tag) -> tag.getValue().contains("order")));
 	}
@@ -113,26 +116,44 @@ class MicrometerLockListenerIntegrationTests {
 		List<LockHandle> released = acquire("released", 3);
 		List<LockHandle> lost = acquire("lost", 2);
 		List<LockHandle> failing = acquire("failing", 2);
-		assertThat(this.registry.get("distlock.lock.active").gauge().value()).isEqualTo(7);
+		assertThat(activeHolds()).isEqualTo(7);
 		lost.forEach((handle) -> redis.endpoint().command("DEL", "lock:" + handle.key()));
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.registry.get("distlock.lock.lost").counter().count() == lost.size());
+			.until(() -> this.registry.find("distlock.lock.lost")
+				.counters()
+				.stream()
+				.mapToDouble((c) -> c.count())
+				.sum() == lost.size());
 		released.forEach(LockHandle::close);
 		lost.forEach(LockHandle::close);
 		redis.endpoint().stop();
 		for (LockHandle handle : failing) {
 			assertThatExceptionOfType(LockBackendException.class).isThrownBy(handle::close);
 		}
-		assertThat(this.registry.get("distlock.lock.active").gauge().value()).isZero();
-		assertThat(this.registry.get("distlock.lock.held").timers()).map(Timer::count)
-			.as("held timer counts, by result")
+		assertThat(activeHolds()).isZero();
+		assertThat(this.registry.get("distlock.lock").tag(PHASE, "hold").timers()).map(Timer::count)
+			.as("hold timer counts, by outcome")
 			.containsExactlyInAnyOrder(3L, 2L, 2L);
 		// Closing again ends nothing twice.
 		lost.forEach(LockHandle::close);
 		failing.forEach(LockHandle::close);
-		assertThat(this.registry.get("distlock.lock.active").gauge().value()).isZero();
-		assertThat(this.registry.get("distlock.lock.held").timers().stream().mapToLong(Timer::count).sum())
+		assertThat(activeHolds()).isZero();
+		assertThat(
+				this.registry.get("distlock.lock").tag(PHASE, "hold").timers().stream().mapToLong(Timer::count).sum())
 			.isEqualTo(7);
+	}
+
+	private Timer timer(String name, String phase, String outcome) {
+		return this.registry.get("distlock.lock").tags(LOCK_NAME, name, PHASE, phase, OUTCOME, outcome).timer();
+	}
+
+	private int activeHolds() {
+		return this.registry.find("distlock.lock.active")
+			.tag(PHASE, "hold")
+			.longTaskTimers()
+			.stream()
+			.mapToInt(LongTaskTimer::activeTasks)
+			.sum();
 	}
 
 	private List<LockHandle> acquire(String prefix, int count) {
