@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * completes (normally, exceptionally or by cancellation), then released.
  *
  * <p>
- * The lease is renewed {@link io.distlock.core.LeaseRenewer#registerDetached detached}
+ * The lease is renewed {@link io.distlock.lease.LeaseRenewer#registerDetached detached}
  * from the calling thread, which returns long before the work ends. The release runs on
  * the thread that completes the stage, before the stage returned to the caller completes,
  * so a caller that sees the result finds the lock free. As in the synchronous policy, a

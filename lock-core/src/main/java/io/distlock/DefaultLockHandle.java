@@ -30,7 +30,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.Lease;
+import io.distlock.lease.Lease;
 import io.distlock.core.LockClient;
 import io.distlock.observation.LockObservationContext;
 

@@ -27,7 +27,7 @@ import io.distlock.annotation.LockMode;
 import io.distlock.core.AcquireResult;
 import io.distlock.core.HandoverLockClient;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.util.Assert;
 

@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
 import io.distlock.core.AcquireResult;
 import io.distlock.core.FairLockClient;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.util.Assert;
 

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import io.distlock.core.AcquireResult;
 import io.distlock.core.FairLockClient;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -22,8 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;

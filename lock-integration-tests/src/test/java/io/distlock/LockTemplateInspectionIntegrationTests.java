@@ -24,10 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LeaseRenewer;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockState;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisConnections;

@@ -37,9 +37,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.distlock.core.AcquireResult;
 import io.distlock.core.HandoverLockClient;
-import io.distlock.core.LeaseRenewer;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.CriticalSections;

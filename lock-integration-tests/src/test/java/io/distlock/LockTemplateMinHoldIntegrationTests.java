@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.distlock.annotation.LockMode;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;

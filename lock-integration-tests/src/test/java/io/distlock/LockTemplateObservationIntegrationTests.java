@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationContext;
 import io.distlock.redis.RedisLockClient;

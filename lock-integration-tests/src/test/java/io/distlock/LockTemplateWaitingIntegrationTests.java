@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 
-import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisServerExtension;

@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
-import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisConnections;

@@ -81,8 +81,9 @@ class ArchitectureTests {
 			"io.distlock.core.HandoverLockClient$Declined", "io.distlock.core.HandoverLockClient$NotHeld",
 			"io.distlock.core.InspectableLockClient", "io.distlock.core.ReadWriteLockClient",
 			"io.distlock.core.LockState", "io.distlock.core.LockClient", "io.distlock.core.PermitLockClient",
-			"io.distlock.core.Renewal", "io.distlock.core.LeaseRenewer", "io.distlock.core.Lease",
-			"io.distlock.core.LockWaiter", "io.distlock.core.LockWaiter$Waiter", "io.distlock.core.LockWaiter$Interest",
+			"io.distlock.core.Renewal", "io.distlock.lease.LeaseRenewer", "io.distlock.lease.Lease",
+			"io.distlock.waiting.LockWaiter", "io.distlock.waiting.LockWaiter$Waiter",
+			"io.distlock.waiting.LockWaiter$Interest",
 			// Annotation support, for configurations without Spring Boot
 			"io.distlock.interceptor.AnnotationLockOperationSource", "io.distlock.interceptor.LockAdvisor",
 			"io.distlock.interceptor.LockInterceptor", "io.distlock.interceptor.LockOperation",
@@ -92,7 +93,7 @@ class ArchitectureTests {
 			// Stores and integrations
 			"io.distlock.redis.RedisLockClient", "io.distlock.redis.RedisReleaseNotifier",
 			"io.distlock.redis.ShardedReleaseNotifier", "io.distlock.redis.ReactiveRedisLockClient",
-			"io.distlock.reactive.ReactiveLockTemplate", "io.distlock.reactive.ReactiveLockClient",
+			"io.distlock.reactive.ReactiveLockTemplate", "io.distlock.core.ReactiveLockClient",
 			"io.distlock.reactive.ReactiveLockHandle", "io.distlock.redlock.RedlockClient",
 			"io.distlock.redlock.RedlockNodes",
 			// Spring Boot
@@ -117,6 +118,20 @@ class ArchitectureTests {
 			"io.distlock.autoconfigure.DistLockProperties$Redlock",
 			"io.distlock.autoconfigure.DistLockProperties$Replication",
 			"io.distlock.autoconfigure.InvalidDistLockPropertyException");
+
+	/**
+	 * The packages of lock-core and of this module from the bottom up: a package depends
+	 * only on packages of its own layer or of the layers below it. The store SPI, the
+	 * annotation and the observation vocabulary at the bottom; the lease and wait
+	 * machinery on them; the API and its templates; the stores and the front doors built
+	 * on the API; the auto-configuration on top.
+	 */
+	private static final List<List<String>> LAYERS = List.of(
+			List.of("io.distlock.core", "io.distlock.annotation", "io.distlock.observation"),
+			List.of("io.distlock.lease", "io.distlock.waiting"), List.of("io.distlock"),
+			List.of("io.distlock.redis", "io.distlock.reactive", "io.distlock.leader"),
+			List.of("io.distlock.redlock", "io.distlock.interceptor"), List.of("io.distlock.autoconfigure"),
+			List.of("io.distlock.autoconfigure.actuate"));
 
 	@Test
 	void onlyTheAllowedTypesArePublic() {
@@ -171,14 +186,30 @@ class ArchitectureTests {
 	}
 
 	@Test
-	void coreDependsOnNoOtherDistlockPackage() {
+	void theStoreSpiDependsOnNoOtherDistlockPackage() {
 		check(noClasses().that()
-			.resideInAPackage("io.distlock.core..")
+			.resideInAPackage("io.distlock.core")
 			.should()
-			.dependOnClassesThat(resideInAPackage("io.distlock..")
-				.and(DescribedPredicate.not(resideInAPackage("io.distlock.core.."))))
-			.because("the lock engine must stay independent of the API, Redis, Spring integration and "
-					+ "auto-configuration"));
+			.dependOnClassesThat(
+					resideInAPackage("io.distlock..").and(DescribedPredicate.not(resideInAPackage("io.distlock.core"))))
+			.because("a store implements the SPI alone, without the API, the engine, Redis, Spring "
+					+ "integration or auto-configuration"));
+	}
+
+	@Test
+	void noPackageDependsOnOneAboveIt() {
+		for (int layer = 0; layer < LAYERS.size() - 1; layer++) {
+			String[] above = LAYERS.subList(layer + 1, LAYERS.size())
+				.stream()
+				.flatMap(List::stream)
+				.toArray(String[]::new);
+			check(noClasses().that()
+				.resideInAnyPackage(LAYERS.get(layer).toArray(String[]::new))
+				.should()
+				.dependOnClassesThat()
+				.resideInAnyPackage(above)
+				.because("the packages are layered: " + LAYERS));
+		}
 	}
 
 	@Test

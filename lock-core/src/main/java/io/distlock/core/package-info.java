@@ -15,8 +15,10 @@
  */
 
 /**
- * The backend-agnostic lock engine: the {@link io.distlock.core.LockClient} SPI that a
- * lock store implements, and the waiting and lease renewal built on top of it.
+ * The store SPI: {@link io.distlock.core.LockClient}, which a lock store implements, its
+ * capability interfaces (fair mode, read/write locks, permits, hand-over, inspection,
+ * raisable fencing counters) and {@link io.distlock.core.ReactiveLockClient}, with the
+ * values they answer. It imports no other distlock package.
  */
 @NullMarked
 package io.distlock.core;

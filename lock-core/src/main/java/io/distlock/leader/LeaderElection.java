@@ -34,9 +34,9 @@ import io.distlock.LockHandle;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
-import io.distlock.core.LeaseRenewer;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.observation.LockObservationConvention;
 
 import org.springframework.context.ApplicationEvent;

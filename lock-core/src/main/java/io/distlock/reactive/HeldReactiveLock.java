@@ -35,7 +35,8 @@ import io.distlock.LockBackendException;
 import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
-import io.distlock.core.Lease;
+import io.distlock.core.ReactiveLockClient;
+import io.distlock.lease.Lease;
 import io.distlock.observation.LockObservationContext;
 
 /**

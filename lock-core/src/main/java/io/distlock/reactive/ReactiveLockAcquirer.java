@@ -28,7 +28,8 @@ import reactor.core.scheduler.Scheduler;
 
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LockWaiter;
+import io.distlock.core.ReactiveLockClient;
+import io.distlock.waiting.LockWaiter;
 
 /**
  * Takes a lock for one subscriber without blocking a thread: between attempts it waits on

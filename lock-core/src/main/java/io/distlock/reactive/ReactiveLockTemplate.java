@@ -46,11 +46,12 @@ import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.LockMode;
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
+import io.distlock.core.ReactiveLockClient;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationContext;
 import io.distlock.observation.LockObservationConvention;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.util.Assert;
 

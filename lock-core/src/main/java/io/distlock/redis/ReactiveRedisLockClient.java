@@ -28,7 +28,7 @@ import reactor.util.retry.Retry;
 
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
-import io.distlock.reactive.ReactiveLockClient;
+import io.distlock.core.ReactiveLockClient;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;

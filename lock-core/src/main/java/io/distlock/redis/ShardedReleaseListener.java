@@ -19,7 +19,7 @@ package io.distlock.redis;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 
 /**
  * Turns the messages of sharded release channels into signals, and a new subscription

@@ -16,7 +16,7 @@
 
 package io.distlock.redis;
 
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

@@ -35,7 +35,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 

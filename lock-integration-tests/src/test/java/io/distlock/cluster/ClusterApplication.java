@@ -19,8 +19,8 @@ package io.distlock.cluster;
 import java.time.Duration;
 
 import io.distlock.LockTemplate;
-import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.redis.ReactiveRedisLockClient;
 import io.distlock.redis.RedisLockClient;

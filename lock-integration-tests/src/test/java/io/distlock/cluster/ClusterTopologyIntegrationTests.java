@@ -28,7 +28,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.test.CriticalSections;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;

@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockEvent;
 import io.distlock.LockListener;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;

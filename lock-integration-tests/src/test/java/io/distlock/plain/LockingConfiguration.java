@@ -18,9 +18,9 @@ package io.distlock.plain;
 import java.time.Duration;
 
 import io.distlock.LockTemplate;
-import io.distlock.core.LeaseRenewer;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.interceptor.AnnotationLockOperationSource;
 import io.distlock.interceptor.LockAdvisor;
 import io.distlock.interceptor.LockInterceptor;

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
-import io.distlock.core.LeaseRenewer;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

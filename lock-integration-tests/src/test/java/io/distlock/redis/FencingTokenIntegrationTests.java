@@ -24,7 +24,7 @@ import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.LockMode;
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;

@@ -24,7 +24,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.core.Renewal;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;

@@ -19,7 +19,7 @@ package io.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServerExtension;

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;

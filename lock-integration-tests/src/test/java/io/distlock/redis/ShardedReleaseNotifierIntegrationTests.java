@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisConnections;

@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.util.HashSet;
 
 import io.distlock.LockTemplate;
-import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisConnections;

@@ -24,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 
 import static org.awaitility.Awaitility.await;
 

@@ -26,8 +26,8 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
-import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;

@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;

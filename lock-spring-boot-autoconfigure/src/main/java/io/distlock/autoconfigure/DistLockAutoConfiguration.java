@@ -23,9 +23,9 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockListener;
 import io.distlock.LockTemplate;
-import io.distlock.core.LeaseRenewer;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationConvention;
 import io.distlock.redis.RedisLockClient;

@@ -16,7 +16,7 @@
 
 package io.distlock.autoconfigure;
 
-import io.distlock.core.LeaseRenewer;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redis.ShardedReleaseNotifier;

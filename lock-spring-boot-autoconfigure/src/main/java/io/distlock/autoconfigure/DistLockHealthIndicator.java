@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.LeaseRenewer;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.redlock.RedlockNodes;
 
 import org.springframework.boot.health.contributor.Health;

@@ -20,7 +20,7 @@ import io.micrometer.observation.ObservationRegistry;
 
 import io.distlock.LockListener;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.leader.LeaderElection;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationConvention;

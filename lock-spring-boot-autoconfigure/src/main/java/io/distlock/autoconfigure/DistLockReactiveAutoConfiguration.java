@@ -21,8 +21,8 @@ import java.time.Duration;
 import io.micrometer.observation.ObservationRegistry;
 
 import io.distlock.LockListener;
-import io.distlock.core.LeaseRenewer;
-import io.distlock.core.LockWaiter;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationConvention;
 import io.distlock.reactive.ReactiveLockTemplate;

@@ -19,7 +19,7 @@ package io.distlock.autoconfigure;
 import java.util.List;
 
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;

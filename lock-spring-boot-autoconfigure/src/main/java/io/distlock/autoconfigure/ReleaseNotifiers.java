@@ -16,7 +16,7 @@
 
 package io.distlock.autoconfigure;
 
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redis.ShardedReleaseNotifier;
 

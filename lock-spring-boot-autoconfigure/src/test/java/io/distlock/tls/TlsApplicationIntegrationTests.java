@@ -25,7 +25,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RespConnection;
 import io.distlock.test.TestCertificates;

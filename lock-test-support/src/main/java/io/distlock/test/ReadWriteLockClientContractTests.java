@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.core.AcquireResult;
-import io.distlock.core.Lease;
-import io.distlock.core.LeaseRenewer;
+import io.distlock.lease.Lease;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.ReadWriteLockClient;
 import io.distlock.core.Renewal;
 import org.junit.jupiter.api.Test;

@@ -42,7 +42,7 @@ import io.distlock.benchmarks.Scenario;
 import io.distlock.benchmarks.contenders.LockContender;
 import io.distlock.benchmarks.contenders.RedisAddress;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;
 

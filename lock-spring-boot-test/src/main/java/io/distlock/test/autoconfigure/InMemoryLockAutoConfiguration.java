@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Bean;
 
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.core.LockClient;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.test.memory.InMemoryLockClient;
 
 /**

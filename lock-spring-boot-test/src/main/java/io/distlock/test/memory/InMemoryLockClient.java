@@ -33,7 +33,7 @@ import io.distlock.core.FairLockClient;
 import io.distlock.core.InspectableLockClient;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockState;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 import io.distlock.core.PermitLockClient;
 import io.distlock.core.ReadWriteLockClient;
 import io.distlock.test.memory.KeyState.Lease;

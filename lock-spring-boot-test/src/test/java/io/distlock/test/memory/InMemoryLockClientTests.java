@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.core.AcquireResult;
-import io.distlock.core.LockWaiter;
+import io.distlock.waiting.LockWaiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

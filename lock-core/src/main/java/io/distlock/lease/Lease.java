@@ -14,7 +14,9 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
+package io.distlock.lease;
+
+import io.distlock.core.Renewal;
 
 import java.time.Instant;
 import java.util.function.Consumer;

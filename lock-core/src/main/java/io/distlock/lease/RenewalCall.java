@@ -14,7 +14,10 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
+package io.distlock.lease;
+
+import io.distlock.core.LockClient;
+import io.distlock.core.Renewal;
 
 import java.time.Clock;
 import java.time.Instant;

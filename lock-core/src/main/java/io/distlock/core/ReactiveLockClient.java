@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.distlock.reactive;
+package io.distlock.core;
 
 import java.time.Duration;
 

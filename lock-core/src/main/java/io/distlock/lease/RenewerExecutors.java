@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
+package io.distlock.lease;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
