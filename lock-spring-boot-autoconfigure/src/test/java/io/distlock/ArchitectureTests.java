@@ -197,6 +197,13 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void everyPackageHasALayer() {
+		assertThat(classes.stream().map(JavaClass::getPackageName).filter((name) -> name.startsWith("io.distlock")))
+			.as("packages without a layer in ArchitectureTests.LAYERS")
+			.allMatch((name) -> LAYERS.stream().anyMatch((layer) -> layer.contains(name)));
+	}
+
+	@Test
 	void noPackageDependsOnOneAboveIt() {
 		for (int layer = 0; layer < LAYERS.size() - 1; layer++) {
 			String[] above = LAYERS.subList(layer + 1, LAYERS.size())
