@@ -18,6 +18,8 @@ package io.distlock;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import io.distlock.annotation.LockMode;
 
 import org.springframework.util.Assert;
@@ -31,6 +33,7 @@ import org.springframework.util.Assert;
  * <pre class="code">
  * LockRequest.of("report:" + id, ttl, wait).withMode(LockMode.READ);
  * LockRequest.of("exports", ttl, wait).withPermits(5);
+ * LockRequest.builder("nightly-report").ttl(ttl).waitTime(Duration.ZERO).name("reports").minHold(hold).build();
  * </pre>
  *
  * @param key the lock key, without the configured key prefix; any non-blank string of at
@@ -118,61 +121,6 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	}
 
 	/**
-	 * Create a request without a minimum hold time.
-	 * @param key the lock key
-	 * @param ttl the lease time
-	 * @param waitTime how long to wait for a busy lock
-	 * @param autoRenew whether the lease is renewed while the lock is held
-	 * @param fair whether waiters get the lock in arrival order
-	 * @param name what kind of lock this is, or empty
-	 * @param mode how the key is held
-	 * @param permits how many holders the key may have at once
-	 * @throws IllegalArgumentException naming the argument that is invalid
-	 */
-	public LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, String name,
-			LockMode mode, int permits) {
-		this(key, ttl, waitTime, autoRenew, fair, name, mode, permits, Duration.ZERO);
-	}
-
-	/**
-	 * Create an exclusive request with one permit.
-	 * @param key the lock key
-	 * @param ttl the lease time
-	 * @param waitTime how long to wait for a busy lock
-	 * @param autoRenew whether the lease is renewed while the lock is held
-	 * @param fair whether waiters get the lock in arrival order
-	 * @param name what kind of lock this is, or empty
-	 * @throws IllegalArgumentException naming the argument that is invalid
-	 */
-	public LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair, String name) {
-		this(key, ttl, waitTime, autoRenew, fair, name, LockMode.EXCLUSIVE, 1);
-	}
-
-	/**
-	 * Create an unnamed request.
-	 * @param key the lock key
-	 * @param ttl the lease time
-	 * @param waitTime how long to wait for a busy lock
-	 * @param autoRenew whether the lease is renewed while the lock is held
-	 * @param fair whether waiters get the lock in arrival order
-	 * @throws IllegalArgumentException naming the argument that is invalid
-	 */
-	public LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew, boolean fair) {
-		this(key, ttl, waitTime, autoRenew, fair, "");
-	}
-
-	/**
-	 * Create a request that is not fair.
-	 * @param key the lock key
-	 * @param ttl the lease time
-	 * @param waitTime how long to wait for a busy lock
-	 * @param autoRenew whether the lease is renewed while the lock is held
-	 */
-	public LockRequest(String key, Duration ttl, Duration waitTime, boolean autoRenew) {
-		this(key, ttl, waitTime, autoRenew, false);
-	}
-
-	/**
 	 * Create a request for a lock whose lease is renewed while held, not fair.
 	 * @param key the lock key
 	 * @param ttl the lease time
@@ -180,7 +128,24 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 * @return the request
 	 */
 	public static LockRequest of(String key, Duration ttl, Duration waitTime) {
-		return new LockRequest(key, ttl, waitTime, true, false);
+		return new LockRequest(key, ttl, waitTime, true, false, "", LockMode.EXCLUSIVE, 1, Duration.ZERO);
+	}
+
+	/**
+	 * Start building a request for the given key, validated once when built: the way to
+	 * set several attributes at once without a copy per attribute.
+	 * <p>
+	 * {@link Builder#ttl(Duration) ttl} and {@link Builder#waitTime(Duration) waitTime}
+	 * must be set; the other attributes default to those of {@link #of}: renewed, not
+	 * fair, unnamed, {@link LockMode#EXCLUSIVE}, one permit and no minimum hold time.
+	 * <pre class="code">
+	 * LockRequest.builder("report:" + id).ttl(ttl).waitTime(wait).mode(LockMode.READ).name("reports").build();
+	 * </pre>
+	 * @param key the lock key
+	 * @return a builder for a request for that key
+	 */
+	public static Builder builder(String key) {
+		return new Builder(key);
 	}
 
 	/**
@@ -253,6 +218,136 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	public LockRequest withMinHold(Duration minHold) {
 		return new LockRequest(this.key, this.ttl, this.waitTime, this.autoRenew, this.fair, this.name, this.mode,
 				this.permits, minHold);
+	}
+
+	/**
+	 * A builder of a {@link LockRequest}, which validates the request once, when it is
+	 * {@linkplain #build() built}. Not thread-safe; each {@link #build()} makes a new
+	 * request from the attributes set so far.
+	 *
+	 * @see LockRequest#builder(String)
+	 */
+	public static final class Builder {
+
+		private final String key;
+
+		private @Nullable Duration ttl;
+
+		private @Nullable Duration waitTime;
+
+		private boolean autoRenew = true;
+
+		private boolean fair;
+
+		private String name = "";
+
+		private LockMode mode = LockMode.EXCLUSIVE;
+
+		private int permits = 1;
+
+		private Duration minHold = Duration.ZERO;
+
+		private Builder(String key) {
+			this.key = key;
+		}
+
+		/**
+		 * Set the lease time; required.
+		 * @param ttl the lease time, as in {@link LockRequest#ttl()}
+		 * @return this builder
+		 */
+		public Builder ttl(Duration ttl) {
+			this.ttl = ttl;
+			return this;
+		}
+
+		/**
+		 * Set how long to wait for a busy lock; required, zero to try once.
+		 * @param waitTime the wait time, as in {@link LockRequest#waitTime()}
+		 * @return this builder
+		 */
+		public Builder waitTime(Duration waitTime) {
+			this.waitTime = waitTime;
+			return this;
+		}
+
+		/**
+		 * Set whether the lease is renewed while the lock is held; {@code true} by
+		 * default.
+		 * @param autoRenew whether the lease is renewed
+		 * @return this builder
+		 */
+		public Builder autoRenew(boolean autoRenew) {
+			this.autoRenew = autoRenew;
+			return this;
+		}
+
+		/**
+		 * Set whether waiters get the lock in arrival order; {@code false} by default.
+		 * @param fair whether the lock is fair
+		 * @return this builder
+		 */
+		public Builder fair(boolean fair) {
+			this.fair = fair;
+			return this;
+		}
+
+		/**
+		 * Set what kind of lock this is; empty (unnamed) by default.
+		 * @param name the name, as in {@link LockRequest#name()}
+		 * @return this builder
+		 */
+		public Builder name(String name) {
+			this.name = name;
+			return this;
+		}
+
+		/**
+		 * Set how the key is held; {@link LockMode#EXCLUSIVE} by default.
+		 * @param mode the lock mode
+		 * @return this builder
+		 */
+		public Builder mode(LockMode mode) {
+			this.mode = mode;
+			return this;
+		}
+
+		/**
+		 * Set how many holders the key may have at once; 1 by default.
+		 * @param permits the limit, as in {@link LockRequest#permits()}
+		 * @return this builder
+		 */
+		public Builder permits(int permits) {
+			this.permits = permits;
+			return this;
+		}
+
+		/**
+		 * Set how long the lock stays held at least after it was acquired; zero (none) by
+		 * default.
+		 * @param minHold the minimum hold time, as in {@link LockRequest#minHold()}
+		 * @return this builder
+		 */
+		public Builder minHold(Duration minHold) {
+			this.minHold = minHold;
+			return this;
+		}
+
+		/**
+		 * Build and validate the request.
+		 * @return the request
+		 * @throws IllegalArgumentException naming the attribute that is invalid or not
+		 * set
+		 */
+		public LockRequest build() {
+			Duration ttl = this.ttl;
+			Duration waitTime = this.waitTime;
+			Assert.notNull(ttl, "'ttl' must not be null");
+			Assert.notNull(waitTime, "'waitTime' must not be null");
+			return new LockRequest(this.key, ttl, waitTime, this.autoRenew, this.fair, this.name, this.mode,
+					this.permits, this.minHold);
+		}
+
 	}
 
 }

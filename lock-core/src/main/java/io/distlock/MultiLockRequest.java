@@ -73,7 +73,7 @@ public record MultiLockRequest(List<String> keys, Duration ttl, Duration waitTim
 				() -> "'keys' must hold at most " + MAX_KEYS + " distinct keys but held " + sorted.size());
 		keys = List.copyOf(sorted);
 		// Validates the other components as a single-key request does.
-		new LockRequest(keys.get(0), ttl, waitTime, autoRenew, false, name, mode, 1);
+		LockRequest.builder(keys.get(0)).ttl(ttl).waitTime(waitTime).autoRenew(autoRenew).name(name).mode(mode).build();
 	}
 
 	/**
@@ -122,7 +122,13 @@ public record MultiLockRequest(List<String> keys, Duration ttl, Duration waitTim
 	 * @return the single-key request
 	 */
 	public LockRequest requestFor(String key) {
-		return new LockRequest(key, this.ttl, this.waitTime, this.autoRenew, false, this.name, this.mode, 1);
+		return LockRequest.builder(key)
+			.ttl(this.ttl)
+			.waitTime(this.waitTime)
+			.autoRenew(this.autoRenew)
+			.name(this.name)
+			.mode(this.mode)
+			.build();
 	}
 
 }

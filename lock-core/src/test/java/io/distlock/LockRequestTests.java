@@ -143,14 +143,16 @@ class LockRequestTests {
 		LockRequest request = LockRequest.of("k", TTL, Duration.ZERO);
 		assertThat(request.fair()).isFalse();
 		assertThat(request.withFair(true).fair()).isTrue();
-		assertThat(new LockRequest("k", TTL, Duration.ZERO, false).fair()).isFalse();
+		assertThat(LockRequest.of("k", TTL, Duration.ZERO).withAutoRenew(false).fair()).isFalse();
 	}
 
 	@Test
 	void withersKeepTheOtherSettings() {
 		LockRequest request = LockRequest.of("k", TTL, Duration.ofSeconds(1)).withFair(true).withAutoRenew(false);
-		assertThat(request).isEqualTo(new LockRequest("k", TTL, Duration.ofSeconds(1), false, true));
-		assertThat(request.withFair(false)).isEqualTo(new LockRequest("k", TTL, Duration.ofSeconds(1), false, false));
+		assertThat(request).isEqualTo(new LockRequest("k", TTL, Duration.ofSeconds(1), false, true, "",
+				LockMode.EXCLUSIVE, 1, Duration.ZERO));
+		assertThat(request.withFair(false)).isEqualTo(new LockRequest("k", TTL, Duration.ofSeconds(1), false, false, "",
+				LockMode.EXCLUSIVE, 1, Duration.ZERO));
 	}
 
 	@Test

@@ -231,8 +231,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		}
 		MultiLockRequest request;
 		try {
-			request = new MultiLockRequest(keys, operation.ttl(), operation.waitTime(), operation.autoRenew(),
-					operation.mode(), operation.lockName());
+			request = operation.toMultiLockRequest(keys);
 		}
 		catch (IllegalArgumentException ex) {
 			throw LockKeyEvaluator.invalidKey(operation, operation.keys().get(0),
@@ -268,8 +267,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 
 	private static LockRequest request(LockOperation operation, String key) {
 		try {
-			return new LockRequest(key, operation.ttl(), operation.waitTime(), operation.autoRenew(), operation.fair(),
-					operation.lockName(), operation.mode(), operation.permits(), operation.minHold());
+			return operation.toRequest(key);
 		}
 		catch (IllegalArgumentException ex) {
 			throw LockKeyEvaluator.invalidKey(operation, "gave an invalid lock key: " + ex.getMessage(), ex);

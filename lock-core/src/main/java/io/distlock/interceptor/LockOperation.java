@@ -22,8 +22,12 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockRequest;
+import io.distlock.MultiLockRequest;
 import io.distlock.annotation.LockFailurePolicy;
 import io.distlock.annotation.LockMode;
+
+import org.springframework.util.Assert;
 
 /**
  * The validated definition of one {@code @DistributedLocked} method: its attributes
@@ -63,30 +67,38 @@ public final class LockOperation {
 
 	private final Duration minHold;
 
-	LockOperation(Method method, String name, KeyExpression key, Duration ttl, Duration waitTime, boolean autoRenew,
-			boolean fair, LockFailurePolicy onFailure, @Nullable Method fallback, Shape shape, String lockName) {
-		this(method, name, key, List.of(), LockMode.EXCLUSIVE, 1, ttl, waitTime, Duration.ZERO, autoRenew, fair,
-				onFailure, fallback, shape, lockName);
+	private LockOperation(Builder builder) {
+		Assert.notNull(builder.key, "'key' must not be null");
+		Assert.notNull(builder.ttl, "'ttl' must not be null");
+		Assert.notNull(builder.waitTime, "'waitTime' must not be null");
+		Assert.notNull(builder.lockName, "'lockName' must not be null");
+		this.method = builder.method;
+		this.name = builder.name;
+		this.key = builder.key;
+		this.keys = List.copyOf(builder.keys);
+		this.mode = builder.mode;
+		this.permits = builder.permits;
+		this.ttl = builder.ttl;
+		this.waitTime = builder.waitTime;
+		this.minHold = builder.minHold;
+		this.autoRenew = builder.autoRenew;
+		this.fair = builder.fair;
+		this.onFailure = builder.onFailure;
+		this.fallback = builder.fallback;
+		this.shape = builder.shape;
+		this.lockName = builder.lockName;
 	}
 
-	LockOperation(Method method, String name, KeyExpression key, List<KeyExpression> keys, LockMode mode, int permits,
-			Duration ttl, Duration waitTime, Duration minHold, boolean autoRenew, boolean fair,
-			LockFailurePolicy onFailure, @Nullable Method fallback, Shape shape, String lockName) {
-		this.method = method;
-		this.minHold = minHold;
-		this.keys = List.copyOf(keys);
-		this.mode = mode;
-		this.permits = permits;
-		this.name = name;
-		this.key = key;
-		this.ttl = ttl;
-		this.waitTime = waitTime;
-		this.autoRenew = autoRenew;
-		this.fair = fair;
-		this.onFailure = onFailure;
-		this.fallback = fallback;
-		this.shape = shape;
-		this.lockName = lockName;
+	/**
+	 * Start building the operation of the given method. The key expression, ttl, wait
+	 * time and lock name must be set; the other attributes default to a blocking,
+	 * renewed, unfair, unnamed exclusive lock on one key, with one permit, no minimum
+	 * hold time and {@link LockFailurePolicy#THROW}.
+	 * @param method the annotated method
+	 * @return a builder
+	 */
+	static Builder builder(Method method) {
+		return new Builder(method);
 	}
 
 	/**
@@ -245,12 +257,161 @@ public final class LockOperation {
 		return this.name.isEmpty() ? evaluatedKey : this.name + ":" + evaluatedKey;
 	}
 
+	/**
+	 * Return the request for one call of a method that locks one key, with this
+	 * operation's settings, validated once.
+	 * @param lockKey the lock key, as {@linkplain #lockKey(String) made} from the
+	 * evaluated key
+	 * @return the request
+	 * @throws IllegalArgumentException if the key is not a valid lock key
+	 */
+	LockRequest toRequest(String lockKey) {
+		return LockRequest.builder(lockKey)
+			.ttl(this.ttl)
+			.waitTime(this.waitTime)
+			.autoRenew(this.autoRenew)
+			.fair(this.fair)
+			.name(this.lockName)
+			.mode(this.mode)
+			.permits(this.permits)
+			.minHold(this.minHold)
+			.build();
+	}
+
+	/**
+	 * Return the request for one call of a method that locks several keys ({@code keys}),
+	 * with this operation's settings.
+	 * @param lockKeys the lock keys, each as {@linkplain #lockKey(String) made} from an
+	 * evaluated key
+	 * @return the request
+	 * @throws IllegalArgumentException if a key is not a valid lock key, or there are
+	 * none or too many
+	 */
+	MultiLockRequest toMultiLockRequest(List<String> lockKeys) {
+		return new MultiLockRequest(lockKeys, this.ttl, this.waitTime, this.autoRenew, this.mode, this.lockName);
+	}
+
 	@Override
 	public String toString() {
 		return "LockOperation[" + this.method + ", name='" + this.name + "', key="
 				+ (this.keys.isEmpty() ? this.key : this.keys) + ", mode=" + this.mode + ", permits=" + this.permits
 				+ ", ttl=" + this.ttl + ", waitTime=" + this.waitTime + ", autoRenew=" + this.autoRenew + ", fair="
 				+ this.fair + ", onFailure=" + this.onFailure + ", shape=" + this.shape + "]";
+	}
+
+	/**
+	 * A builder of a {@link LockOperation}, for the parser.
+	 */
+	static final class Builder {
+
+		private final Method method;
+
+		private String name = "";
+
+		private @Nullable KeyExpression key;
+
+		private List<KeyExpression> keys = List.of();
+
+		private LockMode mode = LockMode.EXCLUSIVE;
+
+		private int permits = 1;
+
+		private @Nullable Duration ttl;
+
+		private @Nullable Duration waitTime;
+
+		private Duration minHold = Duration.ZERO;
+
+		private boolean autoRenew = true;
+
+		private boolean fair;
+
+		private LockFailurePolicy onFailure = LockFailurePolicy.THROW;
+
+		private @Nullable Method fallback;
+
+		private Shape shape = Shape.BLOCKING;
+
+		private @Nullable String lockName;
+
+		private Builder(Method method) {
+			this.method = method;
+		}
+
+		Builder name(String name) {
+			this.name = name;
+			return this;
+		}
+
+		Builder key(KeyExpression key) {
+			this.key = key;
+			return this;
+		}
+
+		Builder keys(List<KeyExpression> keys) {
+			this.keys = keys;
+			return this;
+		}
+
+		Builder mode(LockMode mode) {
+			this.mode = mode;
+			return this;
+		}
+
+		Builder permits(int permits) {
+			this.permits = permits;
+			return this;
+		}
+
+		Builder ttl(Duration ttl) {
+			this.ttl = ttl;
+			return this;
+		}
+
+		Builder waitTime(Duration waitTime) {
+			this.waitTime = waitTime;
+			return this;
+		}
+
+		Builder minHold(Duration minHold) {
+			this.minHold = minHold;
+			return this;
+		}
+
+		Builder autoRenew(boolean autoRenew) {
+			this.autoRenew = autoRenew;
+			return this;
+		}
+
+		Builder fair(boolean fair) {
+			this.fair = fair;
+			return this;
+		}
+
+		Builder onFailure(LockFailurePolicy onFailure) {
+			this.onFailure = onFailure;
+			return this;
+		}
+
+		Builder fallback(@Nullable Method fallback) {
+			this.fallback = fallback;
+			return this;
+		}
+
+		Builder shape(Shape shape) {
+			this.shape = shape;
+			return this;
+		}
+
+		Builder lockName(String lockName) {
+			this.lockName = lockName;
+			return this;
+		}
+
+		LockOperation build() {
+			return new LockOperation(this);
+		}
+
 	}
 
 	/**

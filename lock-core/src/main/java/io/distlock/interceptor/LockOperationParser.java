@@ -125,8 +125,22 @@ final class LockOperationParser {
 		checkMinHold(locked, method, minHold, ttl, keys, shape);
 		String lockName = locked.name().isEmpty()
 				? ClassUtils.getShortName(method.getDeclaringClass()) + "." + method.getName() : locked.name();
-		return new LockOperation(method, name, key, keys, locked.mode(), locked.permits(), ttl, waitTime, minHold,
-				locked.autoRenew(), locked.fair(), onFailure, fallback, shape, lockName);
+		return LockOperation.builder(method)
+			.name(name)
+			.key(key)
+			.keys(keys)
+			.mode(locked.mode())
+			.permits(locked.permits())
+			.ttl(ttl)
+			.waitTime(waitTime)
+			.minHold(minHold)
+			.autoRenew(locked.autoRenew())
+			.fair(locked.fair())
+			.onFailure(onFailure)
+			.fallback(fallback)
+			.shape(shape)
+			.lockName(lockName)
+			.build();
 	}
 
 	private static boolean scheduled(Method method) {

@@ -25,8 +25,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import io.distlock.annotation.LockFailurePolicy;
-import io.distlock.annotation.LockMode;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -385,8 +383,12 @@ class LockKeyEvaluatorTests {
 	private static LockOperation operation(String methodName, String key) {
 		Method method = KeyExpressionParserTests.method(Orders.class, methodName);
 		KeyExpression expression = new KeyExpressionParser(null).parse(key, "", method);
-		return new LockOperation(method, "", expression, Duration.ofSeconds(10), Duration.ZERO, true, false,
-				LockFailurePolicy.THROW, null, LockOperation.Shape.BLOCKING, "Orders.test");
+		return LockOperation.builder(method)
+			.key(expression)
+			.ttl(Duration.ofSeconds(10))
+			.waitTime(Duration.ZERO)
+			.lockName("Orders.test")
+			.build();
 	}
 
 	private static LockOperation multiKeyOperation(String name, String methodName, String... keys) {
@@ -395,9 +397,14 @@ class LockKeyEvaluatorTests {
 		List<KeyExpression> expressions = Arrays.stream(keys)
 			.map((key) -> parser.parse(key, name, method, "keys"))
 			.toList();
-		return new LockOperation(method, name, parser.parse("", name, method), expressions, LockMode.EXCLUSIVE, 1,
-				Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO, true, false, LockFailurePolicy.THROW, null,
-				LockOperation.Shape.BLOCKING, "Orders.test");
+		return LockOperation.builder(method)
+			.name(name)
+			.key(parser.parse("", name, method))
+			.keys(expressions)
+			.ttl(Duration.ofSeconds(10))
+			.waitTime(Duration.ZERO)
+			.lockName("Orders.test")
+			.build();
 	}
 
 	private static String methodName(String name) {

@@ -63,7 +63,7 @@ class DistLockHealthIntegrationTests {
 		contextRunner().run((context) -> {
 			HealthIndicator health = context.getBean("distlockHealthIndicator", HealthIndicator.class);
 			Optional<LockHandle> lock = context.getBean(LockTemplate.class)
-				.tryAcquire(new LockRequest("health", Duration.ofSeconds(30), Duration.ZERO, true));
+				.tryAcquire(LockRequest.of("health", Duration.ofSeconds(30), Duration.ZERO));
 			assertThat(lock).isPresent();
 			try (LockHandle handle = lock.get()) {
 				await().atMost(Duration.ofSeconds(10))
@@ -83,7 +83,7 @@ class DistLockHealthIntegrationTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> health.health().getStatus().equals(Status.UP));
 			// Renewed every 2s, in the backlog 0.5s after a renewal it could not send.
 			Optional<LockHandle> lock = context.getBean(LockTemplate.class)
-				.tryAcquire(new LockRequest("health", Duration.ofSeconds(6), Duration.ZERO, true));
+				.tryAcquire(LockRequest.of("health", Duration.ofSeconds(6), Duration.ZERO));
 			assertThat(lock).isPresent();
 			redis.server(0).kill();
 			long start = System.nanoTime();
