@@ -24,9 +24,10 @@ import io.distlock.core.AcquireResult;
 import io.distlock.core.LockClient;
 
 /**
- * The non-blocking SPI of one lock store, for {@link ReactiveLockTemplate}: atomic
- * acquire and owner-checked release of a lease, each one round trip, answered by a
- * {@link Mono} that no thread waits for.
+ * The non-blocking SPI of one lock store, for
+ * {@code io.distlock.reactive.ReactiveLockTemplate}: atomic acquire and owner-checked
+ * release of a lease, each one round trip, answered by a {@link Mono} that no thread
+ * waits for.
  *
  * <p>
  * It follows the contract of {@link LockClient}: keys are complete resource names, owner
