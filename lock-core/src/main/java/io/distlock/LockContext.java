@@ -16,16 +16,12 @@
 
 package io.distlock;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 
-import io.distlock.core.LockClient;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.util.Assert;
+import io.distlock.engine.BoundLocks;
 
 /**
  * The locks the current thread holds through {@code @DistributedLocked} methods,
@@ -52,8 +48,6 @@ import org.springframework.util.Assert;
  */
 public final class LockContext {
 
-	private static final ThreadLocal<Deque<LockHandle>> held = new ThreadLocal<>();
-
 	private LockContext() {
 	}
 
@@ -62,8 +56,8 @@ public final class LockContext {
 	 * @return the innermost lock, or empty outside any locked method
 	 */
 	public static Optional<LockHandle> current() {
-		Deque<LockHandle> handles = held.get();
-		return (handles != null) ? Optional.ofNullable(handles.peekLast()) : Optional.empty();
+		List<LockHandle> handles = BoundLocks.held();
+		return handles.isEmpty() ? Optional.empty() : Optional.of(handles.get(handles.size() - 1));
 	}
 
 	/**
@@ -73,8 +67,7 @@ public final class LockContext {
 	 * @return a snapshot of the held locks, empty outside any locked method
 	 */
 	public static List<LockHandle> held() {
-		Deque<LockHandle> handles = held.get();
-		return (handles != null) ? List.copyOf(handles) : List.of();
+		return BoundLocks.held();
 	}
 
 	/**
@@ -87,66 +80,13 @@ public final class LockContext {
 	 * @return the handle, or {@code null} if the thread holds no lock of that key
 	 */
 	public static @Nullable LockHandle find(String key) {
-		Deque<LockHandle> handles = held.get();
-		if (handles != null) {
-			Iterator<LockHandle> innermostFirst = handles.descendingIterator();
-			while (innermostFirst.hasNext()) {
-				LockHandle handle = innermostFirst.next();
-				if (handle.key().equals(key)) {
-					return handle;
-				}
+		List<LockHandle> handles = BoundLocks.held();
+		for (int i = handles.size() - 1; i >= 0; i--) {
+			if (handles.get(i).key().equals(key)) {
+				return handles.get(i);
 			}
 		}
 		return null;
-	}
-
-	/**
-	 * Return the innermost lock held by the current thread on the given resource of the
-	 * given store: the lock a nested call on that store and resource re-enters.
-	 * @param store the lock store, compared by identity
-	 * @param resource the key in the store, with its prefix
-	 * @return the handle, or {@code null} if the thread holds no such lock
-	 */
-	static @Nullable DefaultLockHandle find(LockClient store, String resource) {
-		Deque<LockHandle> handles = held.get();
-		if (handles != null) {
-			Iterator<LockHandle> innermostFirst = handles.descendingIterator();
-			while (innermostFirst.hasNext()) {
-				if (innermostFirst.next() instanceof DefaultLockHandle handle && handle.isLockOf(store, resource)) {
-					return handle;
-				}
-			}
-		}
-		return null;
-	}
-
-	/**
-	 * Bind a lock to the current thread as its innermost one.
-	 * @param handle the lock the thread now holds
-	 */
-	static void bind(LockHandle handle) {
-		Assert.notNull(handle, "'handle' must not be null");
-		Deque<LockHandle> handles = held.get();
-		if (handles == null) {
-			handles = new ArrayDeque<>(2);
-			held.set(handles);
-		}
-		handles.addLast(handle);
-	}
-
-	/**
-	 * Unbind the innermost lock of the current thread, which must be the given one.
-	 * @param handle the lock bound last
-	 */
-	static void unbind(LockHandle handle) {
-		Deque<LockHandle> handles = held.get();
-		Assert.state(handles != null && handles.peekLast() == handle,
-				() -> "Lock " + handle + " is not the innermost lock bound to this thread");
-		handles.removeLast();
-		if (handles.isEmpty()) {
-			// Leave nothing behind on pooled threads.
-			held.remove();
-		}
 	}
 
 }

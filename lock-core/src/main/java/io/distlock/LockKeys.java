@@ -48,13 +48,6 @@ final class LockKeys {
 		requireNoControlCharacter("key", key);
 	}
 
-	static void validatePrefix(String keyPrefix) {
-		if (keyPrefix == null) {
-			throw new IllegalArgumentException("'keyPrefix' must not be null");
-		}
-		requireNoControlCharacter("keyPrefix", keyPrefix);
-	}
-
 	private static void requireNoControlCharacter(String name, String value) {
 		for (int i = 0; i < value.length(); i++) {
 			if (Character.isISOControl(value.charAt(i))) {

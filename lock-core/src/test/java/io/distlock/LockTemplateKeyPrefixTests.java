@@ -37,19 +37,19 @@ class LockTemplateKeyPrefixTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "", "lock:", "{tenant}:", "}{", "ключ:" })
 	void prefixWithoutControlCharactersIsAccepted(String prefix) {
-		assertThatNoException().isThrownBy(() -> this.template.setKeyPrefix(prefix));
+		assertThatNoException().isThrownBy(() -> this.template.getSettings().setKeyPrefix(prefix));
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "lock\n", "\u0000", "lock:\u001f", "\u0085" })
 	void prefixWithAControlCharacterIsRejected(String prefix) {
-		assertThatIllegalArgumentException().isThrownBy(() -> this.template.setKeyPrefix(prefix))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.template.getSettings().setKeyPrefix(prefix))
 			.withMessageStartingWith("'keyPrefix' must not contain control characters but was '");
 	}
 
 	@Test
 	void nullPrefixIsRejected() {
-		assertThatIllegalArgumentException().isThrownBy(() -> this.template.setKeyPrefix(null))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.template.getSettings().setKeyPrefix(null))
 			.withMessage("'keyPrefix' must not be null");
 	}
 

@@ -26,17 +26,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.test.LockStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -59,25 +55,18 @@ class LockLossSignalIntegrationTests {
 	// Holds the work (and blocking listeners) until the test lets them go.
 	private final CountDownLatch finish = new CountDownLatch(1);
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private RedisLockClient client;
-
-	private LeaseRenewer renewer;
+	private LockStack stack;
 
 	@BeforeEach
 	void createRenewer() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.client = new RedisLockClient(this.connectionFactory);
-		this.renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
+		this.stack = LockStack.on(redis.endpoint()).withoutReleaseNotifier().build();
 	}
 
 	@AfterEach
 	void destroyRenewer() {
 		this.finish.countDown();
 		this.workers.shutdownNow();
-		this.renewer.close();
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 	@Test
@@ -198,9 +187,9 @@ class LockLossSignalIntegrationTests {
 	}
 
 	private LockTemplate template(LockListener... listeners) {
-		LockTemplate template = new LockTemplate(this.client, new LockWaiter(Duration.ofMillis(500)));
-		template.setLeaseRenewer(this.renewer);
-		template.setLockListeners(List.of(listeners));
+		LockTemplate template = new LockTemplate(this.stack.client(), new LockWaiter(Duration.ofMillis(500)));
+		template.getSettings().setLeaseRenewer(this.stack.renewer());
+		template.getSettings().setLockListeners(List.of(listeners));
 		return template;
 	}
 

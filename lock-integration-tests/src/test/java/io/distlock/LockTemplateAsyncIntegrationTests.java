@@ -29,18 +29,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
-import io.distlock.redis.RedisLockClient;
 import io.distlock.test.CriticalSections;
-import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.test.LockStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -59,26 +54,20 @@ class LockTemplateAsyncIntegrationTests {
 
 	private final ExecutorService workers = Executors.newFixedThreadPool(4);
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private LeaseRenewer renewer;
+	private LockStack stack;
 
 	private LockTemplate template;
 
 	@BeforeEach
 	void createTemplate() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
-		this.template = new LockTemplate(client, new LockWaiter(Duration.ofMillis(500)));
-		this.template.setLeaseRenewer(this.renewer);
+		this.stack = LockStack.on(redis.endpoint()).withoutReleaseNotifier().build();
+		this.template = this.stack.template();
 	}
 
 	@AfterEach
 	void destroyTemplate() {
 		this.workers.shutdownNow();
-		this.renewer.close();
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 	@Test
@@ -143,7 +132,7 @@ class LockTemplateAsyncIntegrationTests {
 		work.complete("done");
 		assertThat(result).isCompletedWithValue("done");
 		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
-		assertThat(this.renewer.size()).isZero();
+		assertThat(this.stack.renewer().size()).isZero();
 	}
 
 	@Test
@@ -216,7 +205,7 @@ class LockTemplateAsyncIntegrationTests {
 		await().atMost(Duration.ofSeconds(5)).until(result::isDone);
 		assertThat(work).isCancelled();
 		assertThat(result).isCancelled();
-		assertThat(this.renewer.size()).isZero();
+		assertThat(this.stack.renewer().size()).isZero();
 	}
 
 	@Test

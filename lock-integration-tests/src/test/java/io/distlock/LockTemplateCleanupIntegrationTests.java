@@ -21,15 +21,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.waiting.LockWaiter;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.test.LockStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -52,7 +49,7 @@ class LockTemplateCleanupIntegrationTests {
 
 	private final LockWaiter waiter = new LockWaiter(Duration.ofMillis(500));
 
-	private LettuceConnectionFactory connectionFactory;
+	private LockStack stack;
 
 	private LockTemplate template;
 
@@ -63,8 +60,8 @@ class LockTemplateCleanupIntegrationTests {
 
 	@AfterEach
 	void destroyTemplate() {
-		if (this.connectionFactory != null) {
-			this.connectionFactory.destroy();
+		if (this.stack != null) {
+			this.stack.close();
 		}
 	}
 
@@ -128,8 +125,13 @@ class LockTemplateCleanupIntegrationTests {
 	}
 
 	private void createTemplate(Duration commandTimeout) {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint(), commandTimeout);
-		this.template = new LockTemplate(new RedisLockClient(this.connectionFactory), this.waiter);
+		this.stack = LockStack.on(redis.endpoint())
+			.commandTimeout(commandTimeout)
+			.withoutReleaseNotifier()
+			.withoutLeaseRenewer()
+			.waiter(this.waiter)
+			.build();
+		this.template = this.stack.template();
 		// Connected, and the scripts loaded, so that the acquire script is what the
 		// frozen server gets.
 		this.template.tryAcquire("warm-up", TTL, Duration.ZERO).orElseThrow().close();

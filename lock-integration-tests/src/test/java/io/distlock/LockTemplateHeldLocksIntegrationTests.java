@@ -22,17 +22,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.test.LockStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -47,25 +42,19 @@ class LockTemplateHeldLocksIntegrationTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private LeaseRenewer renewer;
+	private LockStack stack;
 
 	private LockTemplate template;
 
 	@BeforeEach
 	void createTemplate() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
-		this.template = new LockTemplate(client, new LockWaiter(Duration.ofMillis(500)));
-		this.template.setLeaseRenewer(this.renewer);
+		this.stack = LockStack.on(redis.endpoint()).withoutReleaseNotifier().build();
+		this.template = this.stack.template();
 	}
 
 	@AfterEach
 	void destroyTemplate() {
-		this.renewer.close();
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 	@Test
@@ -139,7 +128,7 @@ class LockTemplateHeldLocksIntegrationTests {
 		assertThat(released).isEqualTo(1);
 		assertThat(redis.endpoint().command("EXISTS", "lock:shutdown")).isEqualTo(0L);
 		assertThat(this.template.getHeldLocks()).isEmpty();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.renewer.size() == 0);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.stack.renewer().size() == 0);
 		// The code's own release later does nothing.
 		finish.countDown();
 		assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo("done");

@@ -24,15 +24,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.distlock.core.AcquireResult;
-import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockState;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.test.LockStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,6 +40,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -68,30 +68,19 @@ class LockTemplateInspectionIntegrationTests {
 
 	private final LockWaiter waiter = new LockWaiter(LONG_BACKOFF, LONG_BACKOFF);
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private RedisReleaseNotifier notifier;
-
-	private LeaseRenewer renewer;
+	private LockStack stack;
 
 	private LockTemplate template;
 
 	@BeforeEach
 	void createTemplate() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.notifier = new RedisReleaseNotifier(this.connectionFactory, this.waiter);
-		this.notifier.start();
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
-		this.template = new LockTemplate(client, this.waiter);
-		this.template.setLeaseRenewer(this.renewer);
+		this.stack = LockStack.on(redis.endpoint()).waiter(this.waiter).build();
+		this.template = this.stack.template();
 	}
 
 	@AfterEach
 	void destroyTemplate() {
-		this.renewer.close();
-		this.notifier.close();
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 	@Test
@@ -102,7 +91,9 @@ class LockTemplateInspectionIntegrationTests {
 			assertThat(state.remainingLease()).isPositive().isLessThanOrEqualTo(TTL);
 			assertThat(state.lastFencingToken()).isEqualTo(handle.fencingToken());
 			assertThat(state.fairWaiters()).isZero();
-			String ownerToken = ((DefaultLockHandle) handle).ownerToken();
+			// The lock key holds the owner token while the lock is held.
+			String ownerToken = new StringRedisTemplate(this.stack.connectionFactory()).opsForValue().get("lock:k");
+			assertThat(ownerToken).isNotBlank();
 			assertThat(state.holder()).isNotNull().isNotEqualTo(ownerToken);
 			assertThat(state.toString()).doesNotContain(ownerToken);
 		}
@@ -167,7 +158,7 @@ class LockTemplateInspectionIntegrationTests {
 
 	@Test
 	void inspectAndForceReleasePutTheKeyPrefixBeforeTheCallersKey() {
-		this.template.setKeyPrefix("app:");
+		this.template.getSettings().setKeyPrefix("app:");
 		this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
 		assertThat(this.template.inspect("k").held()).isTrue();
 		assertThat(this.template.forceRelease("k")).isTrue();
@@ -184,7 +175,7 @@ class LockTemplateInspectionIntegrationTests {
 
 	@Test
 	void storeThatCannotInspectIsRefusedWithItsClassNamed() {
-		LockTemplate plain = new LockTemplate(new PlainLockClient(new RedisLockClient(this.connectionFactory)));
+		LockTemplate plain = new LockTemplate(new PlainLockClient(new RedisLockClient(this.stack.connectionFactory())));
 		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> plain.inspect("k"))
 			.withMessageContaining(PlainLockClient.class.getName());
 		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> plain.forceRelease("k"))

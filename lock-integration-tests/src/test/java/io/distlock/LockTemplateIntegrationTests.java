@@ -35,6 +35,7 @@ import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.CriticalSections;
 import io.distlock.test.RedisConnections;
+import io.distlock.test.LockStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,27 +64,31 @@ class LockTemplateIntegrationTests {
 
 	private final LockWaiter waiter = new LockWaiter(Duration.ofMillis(500));
 
-	private LettuceConnectionFactory connectionFactory;
+	private LockStack stack;
 
 	private LockTemplate template;
 
 	@BeforeEach
 	void createTemplate() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.template = new LockTemplate(new RedisLockClient(this.connectionFactory), this.waiter);
-		this.template.setLockListeners(List.of(new LockListener() {
+		this.stack = LockStack.on(redis.endpoint())
+			.withoutReleaseNotifier()
+			.withoutLeaseRenewer()
+			.waiter(this.waiter)
+			.listeners(new LockListener() {
 
-			@Override
-			public void onLost(LockEvent.Lost event) {
-				LockTemplateIntegrationTests.this.lost.add(event.key());
-			}
+				@Override
+				public void onLost(LockEvent.Lost event) {
+					LockTemplateIntegrationTests.this.lost.add(event.key());
+				}
 
-		}));
+			})
+			.build();
+		this.template = this.stack.template();
 	}
 
 	@AfterEach
 	void destroyTemplate() {
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 	@Test
@@ -99,7 +104,7 @@ class LockTemplateIntegrationTests {
 
 	@Test
 	void keyPrefixCanBeChanged() {
-		this.template.setKeyPrefix("app:locks:");
+		this.template.getSettings().setKeyPrefix("app:locks:");
 		try (LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
 			assertThat(redis.endpoint().command("EXISTS", "app:locks:k")).isEqualTo(1L);
 		}
@@ -328,7 +333,7 @@ class LockTemplateIntegrationTests {
 		LockRequest request = LockRequest.of("k", Duration.ofMillis(1000), Duration.ZERO).withAutoRenew(false);
 		long start = System.nanoTime();
 		LockHandle handle = this.template.tryAcquire(request).orElseThrow();
-		RedisLockClient other = new RedisLockClient(this.connectionFactory);
+		RedisLockClient other = new RedisLockClient(this.stack.connectionFactory());
 		await().atMost(Duration.ofSeconds(5))
 			.pollInterval(Duration.ofMillis(5))
 			.until(() -> other.tryAcquire("lock:k", UUID.randomUUID().toString(),

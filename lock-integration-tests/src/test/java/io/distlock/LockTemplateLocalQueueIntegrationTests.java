@@ -359,7 +359,7 @@ class LockTemplateLocalQueueIntegrationTests {
 		this.closeables.add(renewer::close);
 		this.closeables.add(notifier::close);
 		LockTemplate template = new LockTemplate(client, waiter);
-		template.setLeaseRenewer(renewer);
+		template.getSettings().setLeaseRenewer(renewer);
 		return template;
 	}
 

@@ -22,16 +22,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.distlock.annotation.LockMode;
 import io.distlock.waiting.LockWaiter;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.test.LockStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -59,9 +56,9 @@ class LockTemplateMinHoldIntegrationTests {
 
 	private final List<String> mismatches = new CopyOnWriteArrayList<>();
 
-	private LettuceConnectionFactory connectionFactory;
+	private LockStack stack;
 
-	private LettuceConnectionFactory otherConnectionFactory;
+	private LockStack otherStack;
 
 	private LockTemplate template;
 
@@ -70,26 +67,32 @@ class LockTemplateMinHoldIntegrationTests {
 
 	@BeforeEach
 	void createTemplates() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.otherConnectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.template = new LockTemplate(new RedisLockClient(this.connectionFactory),
-				new LockWaiter(Duration.ofMillis(100)));
-		this.template.setLockListeners(List.of(new LockListener() {
+		this.stack = stack(new LockListener() {
 
 			@Override
 			public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
 				LockTemplateMinHoldIntegrationTests.this.mismatches.add(event.key());
 			}
 
-		}));
-		this.other = new LockTemplate(new RedisLockClient(this.otherConnectionFactory),
-				new LockWaiter(Duration.ofMillis(100)));
+		});
+		this.template = this.stack.template();
+		this.otherStack = stack();
+		this.other = this.otherStack.template();
+	}
+
+	private static LockStack stack(LockListener... listeners) {
+		return LockStack.on(redis.endpoint())
+			.withoutReleaseNotifier()
+			.withoutLeaseRenewer()
+			.waiter(new LockWaiter(Duration.ofMillis(100)))
+			.listeners(listeners)
+			.build();
 	}
 
 	@AfterEach
 	void destroyTemplates() {
-		this.connectionFactory.destroy();
-		this.otherConnectionFactory.destroy();
+		this.stack.close();
+		this.otherStack.close();
 	}
 
 	@Test

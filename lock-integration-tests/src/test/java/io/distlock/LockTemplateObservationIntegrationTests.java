@@ -20,13 +20,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationContext;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.test.LockStack;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
@@ -34,8 +33,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -53,26 +50,19 @@ class LockTemplateObservationIntegrationTests {
 
 	private final TestObservationRegistry registry = TestObservationRegistry.create();
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private LeaseRenewer renewer;
+	private LockStack stack;
 
 	private LockTemplate template;
 
 	@BeforeEach
 	void createTemplate() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
-		this.template = new LockTemplate(client, new LockWaiter(Duration.ofMillis(500)));
-		this.template.setLeaseRenewer(this.renewer);
-		this.template.setObservationRegistry(this.registry);
+		this.stack = LockStack.on(redis.endpoint()).withoutReleaseNotifier().observationRegistry(this.registry).build();
+		this.template = this.stack.template();
 	}
 
 	@AfterEach
 	void destroyTemplate() {
-		this.renewer.close();
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 	@Test
@@ -128,7 +118,7 @@ class LockTemplateObservationIntegrationTests {
 
 	@Test
 	void keyIsOnSpansOnlyWhenTheConventionIncludesIt() {
-		this.template.setObservationConvention(new DefaultLockObservationConvention(true));
+		this.template.getSettings().setObservationConvention(new DefaultLockObservationConvention(true));
 		this.template.execute("order:7", TTL, Duration.ZERO, () -> "ran");
 		TestObservationRegistryAssert.assertThat(this.registry)
 			.forAllObservationsWithNameEqualTo(DefaultLockObservationConvention.NAME,
@@ -141,7 +131,7 @@ class LockTemplateObservationIntegrationTests {
 		redis.endpoint().command("CLIENT", "PAUSE", "3000", "ALL");
 		LockTemplate impatient = new LockTemplate(
 				new RedisLockClient(RedisConnections.connectionFactory(redis.endpoint(), Duration.ofMillis(300))));
-		impatient.setObservationRegistry(this.registry);
+		impatient.getSettings().setObservationRegistry(this.registry);
 		assertThatExceptionOfType(LockBackendException.class)
 			.isThrownBy(() -> impatient.execute("down", TTL, Duration.ZERO, () -> "ran"));
 		TestObservationRegistryAssert.assertThat(this.registry)

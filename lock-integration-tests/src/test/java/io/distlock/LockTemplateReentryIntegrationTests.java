@@ -97,8 +97,8 @@ class LockTemplateReentryIntegrationTests {
 	private static LockTemplate template(RedisLockClient store, LockWaiter waiter, LeaseRenewer renewer,
 			String prefix) {
 		LockTemplate template = new LockTemplate(store, waiter);
-		template.setLeaseRenewer(renewer);
-		template.setKeyPrefix(prefix);
+		template.getSettings().setLeaseRenewer(renewer);
+		template.getSettings().setKeyPrefix(prefix);
 		return template;
 	}
 
@@ -319,7 +319,7 @@ class LockTemplateReentryIntegrationTests {
 	private LockTemplate anotherApplication(RedisEndpoint endpoint) {
 		LockTemplate other = new LockTemplate(new RedisLockClient(
 				(endpoint == redis.endpoint(0)) ? this.thirdPartyOnFirst : this.thirdPartyOnSecond));
-		other.setKeyPrefix("");
+		other.getSettings().setKeyPrefix("");
 		return other;
 	}
 

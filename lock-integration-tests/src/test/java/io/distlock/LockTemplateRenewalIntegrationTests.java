@@ -149,13 +149,15 @@ class LockTemplateRenewalIntegrationTests {
 		RecordingClient client = new RecordingClient(new RedisLockClient(factory));
 		try (LeaseRenewer renewer = new LeaseRenewer(client, Duration.ofHours(1))) {
 			LockTemplate template = templateWith(renewer);
-			Duration ttl = Duration.ofMillis(1500);
+			Duration ttl = Duration.ofMillis(6000);
 			try (LockHandle handle = template.tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
-				// The renewal due after 500ms times out (300ms) and is retried as Redis
-				// comes back, well within the lease.
+				// The renewal due after 2s times out (300ms) and is retried as Redis
+				// comes
+				// back, well within the lease: the pause ends within 4s of the 6s lease,
+				// which leaves a loaded machine 2s for the retry.
 				redis.endpoint().pause();
 				try {
-					await().atMost(Duration.ofSeconds(1)).until(() -> client.failedRenewals > 0);
+					await().atMost(Duration.ofSeconds(4)).until(() -> client.failedRenewals > 0);
 				}
 				finally {
 					redis.endpoint().resume();
@@ -373,7 +375,7 @@ class LockTemplateRenewalIntegrationTests {
 
 	private LockTemplate templateWith(LockClient client, LeaseRenewer renewer, LockListener... listeners) {
 		LockTemplate template = new LockTemplate(client);
-		template.setLeaseRenewer(renewer);
+		template.getSettings().setLeaseRenewer(renewer);
 		List<LockListener> all = new ArrayList<>();
 		all.add(new LockListener() {
 
@@ -385,7 +387,7 @@ class LockTemplateRenewalIntegrationTests {
 
 		});
 		all.addAll(List.of(listeners));
-		template.setLockListeners(all);
+		template.getSettings().setLockListeners(all);
 		return template;
 	}
 

@@ -25,20 +25,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 
-import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.test.RedisConnections;
+import io.distlock.test.LockStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -59,30 +55,19 @@ class LockTemplateWaitingIntegrationTests {
 
 	private final LockWaiter waiter = new LockWaiter(LONG_BACKOFF, LONG_BACKOFF);
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private RedisReleaseNotifier notifier;
-
-	private LeaseRenewer renewer;
+	private LockStack stack;
 
 	private LockTemplate template;
 
 	@BeforeEach
 	void createTemplate() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.notifier = new RedisReleaseNotifier(this.connectionFactory, this.waiter);
-		this.notifier.start();
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
-		this.template = new LockTemplate(client, this.waiter);
-		this.template.setLeaseRenewer(this.renewer);
+		this.stack = LockStack.on(redis.endpoint()).waiter(this.waiter).build();
+		this.template = this.stack.template();
 	}
 
 	@AfterEach
 	void destroyTemplate() {
-		this.renewer.close();
-		this.notifier.close();
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 	@ParameterizedTest
@@ -133,8 +118,8 @@ class LockTemplateWaitingIntegrationTests {
 	@Test
 	void waiterWithoutNotificationsAcquiresAfterABoundedBackoff() throws Exception {
 		LockWaiter pollingWaiter = new LockWaiter(Duration.ofMillis(100), Duration.ofMillis(200));
-		LockTemplate polling = new LockTemplate(new RedisLockClient(this.connectionFactory), pollingWaiter);
-		polling.setLeaseRenewer(this.renewer);
+		LockTemplate polling = new LockTemplate(new RedisLockClient(this.stack.connectionFactory()), pollingWaiter);
+		polling.getSettings().setLeaseRenewer(this.stack.renewer());
 		LockHandle holder = polling.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
 		CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
 			polling.tryAcquire("k", TTL, LONG_BACKOFF).orElseThrow().close();

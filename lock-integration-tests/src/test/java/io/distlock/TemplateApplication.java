@@ -24,56 +24,50 @@ import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.core.Renewal;
 import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.RedisReleaseNotifier;
-import io.distlock.test.RedisConnections;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisEndpoint;
 
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-
-import static org.awaitility.Awaitility.await;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * One application locking through a {@link LockTemplate} on one Redis server, wired as
- * the auto-configuration does it: its own connection factory, lock client, release
- * notifier, waiter and lease renewer. Tests start two of them to contend as two
- * applications would.
+ * the auto-configuration does it, by a {@link LockStack}: its own connection factory,
+ * lock client, release notifier, waiter and lease renewer. Tests start two of them to
+ * contend as two applications would.
  */
 final class TemplateApplication implements AutoCloseable {
 
-	final LettuceConnectionFactory connectionFactory;
+	final LockStack stack;
 
 	final RedisLockClient client;
 
 	final LockWaiter waiter;
-
-	final RedisReleaseNotifier notifier;
 
 	final LeaseRenewer renewer;
 
 	final LockTemplate template;
 
 	private TemplateApplication(RedisEndpoint endpoint, LockWaiter waiter,
-			Function<LettuceConnectionFactory, RedisLockClient> clientFactory) {
-		this.connectionFactory = RedisConnections.connectionFactory(endpoint, Duration.ofSeconds(5));
+			Function<RedisConnectionFactory, RedisLockClient> clientFactory) {
+		this.stack = LockStack.on(endpoint)
+			.commandTimeout(Duration.ofSeconds(5))
+			.client(clientFactory)
+			.waiter(waiter)
+			.build();
 		// Connected and warmed up as in a running application: the first command of a JVM
 		// takes longer than the shortest leases of the tests.
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+		try (RedisConnection connection = this.stack.connectionFactory().getConnection()) {
 			connection.ping();
 		}
-		this.client = clientFactory.apply(this.connectionFactory);
+		this.client = this.stack.client();
 		// So are the renewal scripts, of locks and read holds and of permits: a first
 		// renewal slower than a lease of 300 ms would lose it.
 		this.client.renewAll(List.of(new Renewal("lock:warm-up", "nobody", Duration.ofSeconds(1)),
 				new Renewal("{lock:warm-up}\u001fpermits\u001flock:warm-up", "nobody", Duration.ofSeconds(1))));
-		this.waiter = waiter;
-		this.notifier = new RedisReleaseNotifier(this.connectionFactory, waiter);
-		this.notifier.start();
-		// Subscribed before the first test waits, so that a release is never missed.
-		await().atMost(Duration.ofSeconds(10)).until(this.notifier::isSubscribed);
-		this.renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
-		this.template = new LockTemplate(this.client, waiter);
-		this.template.setLeaseRenewer(this.renewer);
+		this.waiter = this.stack.waiter();
+		this.renewer = this.stack.renewer();
+		this.template = this.stack.template();
 	}
 
 	/**
@@ -96,15 +90,13 @@ final class TemplateApplication implements AutoCloseable {
 	 * made by the given factory from the application's connection factory.
 	 */
 	static TemplateApplication start(RedisEndpoint endpoint, LockWaiter waiter,
-			Function<LettuceConnectionFactory, RedisLockClient> clientFactory) {
+			Function<RedisConnectionFactory, RedisLockClient> clientFactory) {
 		return new TemplateApplication(endpoint, waiter, clientFactory);
 	}
 
 	@Override
 	public void close() {
-		this.renewer.close();
-		this.notifier.close();
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 }

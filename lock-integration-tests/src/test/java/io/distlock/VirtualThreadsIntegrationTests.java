@@ -33,12 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
-import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.RedisReleaseNotifier;
-import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.test.LockStack;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
@@ -47,8 +44,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -80,11 +75,7 @@ class VirtualThreadsIntegrationTests {
 	// As the auto-configuration creates it.
 	private final LockWaiter waiter = new LockWaiter(Duration.ofMillis(500));
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private RedisReleaseNotifier notifier;
-
-	private LeaseRenewer renewer;
+	private LockStack stack;
 
 	private LockTemplate template;
 
@@ -102,23 +93,15 @@ class VirtualThreadsIntegrationTests {
 	@BeforeEach
 	void createTemplate() {
 		assumeTrue(newVirtualThreadPerTaskExecutor != null, "virtual threads need Java 21 or later");
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint(), COMMAND_TIMEOUT);
-		this.notifier = new RedisReleaseNotifier(this.connectionFactory, this.waiter);
-		this.notifier.start();
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
-		this.template = new LockTemplate(client, this.waiter);
-		this.template.setLeaseRenewer(this.renewer);
+		this.stack = LockStack.on(redis.endpoint()).commandTimeout(COMMAND_TIMEOUT).waiter(this.waiter).build();
+		this.template = this.stack.template();
 	}
 
 	@AfterEach
 	void destroyTemplate() {
-		if (this.connectionFactory == null) {
-			return;
+		if (this.stack != null) {
+			this.stack.close();
 		}
-		this.renewer.close();
-		this.notifier.close();
-		this.connectionFactory.destroy();
 	}
 
 	@Test

@@ -28,8 +28,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockRequest;
@@ -61,26 +59,13 @@ import org.springframework.util.ReflectionUtils.MethodFilter;
  */
 public class AnnotationLockOperationSource implements LockOperationSource, BeanFactoryAware {
 
-	private static final Log logger = LogFactory.getLog(AnnotationLockOperationSource.class);
-
 	private static final Object NO_OPERATION = new Object();
-
-	/**
-	 * The shortest ttl that renewal can keep: the lease is renewed every third of it, and
-	 * a renewal must reach Redis before the lease runs out, within the other two thirds
-	 * (200ms here), which have to cover a round trip to Redis, the scheduler's delay and
-	 * a garbage-collection pause. Below this, one slow renewal loses the lock.
-	 */
-	static final Duration MIN_RENEWED_TTL = Duration.ofMillis(300);
-
-	private static final boolean asyncPresent = ClassUtils.isPresent("org.springframework.scheduling.annotation.Async",
-			AnnotationLockOperationSource.class.getClassLoader());
 
 	private final Map<MethodClassKey, Object> operations = new ConcurrentHashMap<>(256);
 
 	private final Map<Class<?>, Boolean> candidates = new ConcurrentHashMap<>(64);
 
-	private final Set<Method> warnedShortTtl = ConcurrentHashMap.newKeySet();
+	private final LockedMethodChecks checks = new LockedMethodChecks();
 
 	private final Duration defaultTtl;
 
@@ -196,56 +181,11 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		if (locked == null) {
 			return null;
 		}
-		int modifiers = specificMethod.getModifiers();
-		if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
-			throw LockOperationParser.invalid(specificMethod, null, "the method is "
-					+ (Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static" : "final")
-					+ ", so no proxy can intercept it and the lock would silently not apply; make it a public, "
-					+ "non-final instance method");
-		}
+		LockedMethodChecks.checkProxyable(specificMethod);
 		LockOperation operation = parser().parse(locked, specificMethod, userClass);
-		if (asyncPresent && !operation.async() && isAsyncAnnotated(specificMethod, userClass)) {
-			checkAsyncWithoutStage(specificMethod);
-		}
-		warnIfTooShortToRenew(operation, locked.ttl());
+		LockedMethodChecks.checkAsync(operation, specificMethod, userClass);
+		this.checks.warnIfTooShortToRenew(operation, locked.ttl());
 		return operation;
-	}
-
-	private static boolean isAsyncAnnotated(Method method, Class<?> userClass) {
-		return AnnotatedElementUtils.hasAnnotation(method, org.springframework.scheduling.annotation.Async.class)
-				|| AnnotatedElementUtils.hasAnnotation(userClass,
-						org.springframework.scheduling.annotation.Async.class);
-	}
-
-	private static void checkAsyncWithoutStage(Method method) {
-		// With a CompletableFuture the lock is held until the work completes, whichever
-		// proxy runs first; without one, the work runs after the method returned.
-		if (method.getReturnType() == void.class) {
-			throw LockOperationParser.invalid(method, null,
-					"the method is @Async and returns void: its work runs "
-							+ "after the method returns, so the lock would not cover it. Return a CompletableFuture "
-							+ "(the lock is then held until it completes), or put @DistributedLocked on a method that "
-							+ "the asynchronous task calls");
-		}
-		logger.warn("@DistributedLocked together with @Async on '" + method + "', which returns "
-				+ method.getReturnType().getName() + ": depending on the order of the proxies, the lock may be "
-				+ "released when the call is handed to the executor, before the work runs. Return a "
-				+ "CompletableFuture, or put @DistributedLocked on a method that the asynchronous task calls.");
-	}
-
-	private void warnIfTooShortToRenew(LockOperation operation, String ttl) {
-		// Once per method, though subclasses make it parsed once per target class.
-		if (operation.autoRenew() && operation.ttl().compareTo(MIN_RENEWED_TTL) < 0
-				&& this.warnedShortTtl.add(operation.method())) {
-			String shown = ttl.isEmpty() ? "(the default) " + operation.ttl().toMillis() + "ms" : "'" + ttl + "'";
-			logger.warn("@DistributedLocked on '" + operation.method() + "': ttl " + shown
-					+ " is too short to be renewed: the lease is renewed every third of it, and each renewal "
-					+ "must reach Redis before the lease runs out, so a slow round trip or a pause loses the lock "
-					+ "while the method runs. Use a ttl of at least " + MIN_RENEWED_TTL.toMillis()
-					+ "ms, or autoRenew = false for a fixed lease"
-					+ (ttl.strip().chars().allMatch(Character::isDigit) && !ttl.isBlank()
-							? " (a number without a unit is milliseconds)" : ""));
-		}
 	}
 
 	private LockOperationParser parser() {

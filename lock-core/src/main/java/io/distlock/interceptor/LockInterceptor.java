@@ -16,30 +16,20 @@
 
 package io.distlock.interceptor;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.LockAcquisitionException;
 import io.distlock.LockContext;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.MultiLockRequest;
 import io.distlock.annotation.LockFailurePolicy;
-import io.distlock.annotation.LockMode;
 import io.distlock.reactive.ReactiveLockTemplate;
 
 import org.springframework.aop.support.AopUtils;
@@ -50,9 +40,7 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.core.convert.support.DefaultConversionService;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.Assert;
-import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -80,17 +68,11 @@ import org.springframework.util.function.SingletonSupplier;
  */
 public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, SmartInitializingSingleton {
 
-	private static final Log logger = LogFactory.getLog(LockInterceptor.class);
-
-	private static final boolean transactionsPresent = ClassUtils.isPresent(
-			"org.springframework.transaction.support.TransactionSynchronizationManager",
-			LockInterceptor.class.getClassLoader());
-
 	private final LockOperationSource source;
 
 	private final Supplier<LockTemplate> template;
 
-	private final Set<Method> warnedInTransaction = ConcurrentHashMap.newKeySet();
+	private final TransactionWarning transactionWarning = new TransactionWarning();
 
 	private @Nullable Supplier<? extends @Nullable ReactiveLockTemplate> reactiveTemplate;
 
@@ -141,46 +123,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 	 */
 	@Override
 	public void afterSingletonsInstantiated() {
-		List<Method> reactive = methods(LockOperation::reactive);
-		if (!reactive.isEmpty() && findReactiveTemplate() == null) {
-			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.REACTIVE_LOCKS,
-					reactive,
-					"@DistributedLocked on " + reactive + " returns a Mono or Flux, or is a suspend "
-							+ "function, and needs a ReactiveLockTemplate to lock it without blocking, but this "
-							+ "application has none: it is auto-configured with Reactor and a "
-							+ "ReactiveRedisConnectionFactory (Lettuce), on a single Redis, Sentinel or Cluster "
-							+ "without distlock.replication.min-replicas; it is not available with Redlock");
-		}
-		List<Method> read = methods((operation) -> operation.mode() == LockMode.READ);
-		if (!read.isEmpty() && !this.template.get().supportsReadLocks()) {
-			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.READ_LOCKS, read,
-					"@DistributedLocked(mode = READ) on " + read + " needs a lock store that holds keys for reading, "
-							+ "but this application's lock store has no read locks (Redlock has none): use "
-							+ "mode = EXCLUSIVE, or lock on a single Redis, Sentinel or Cluster");
-		}
-		List<Method> permits = methods((operation) -> operation.permits() > 1);
-		if (!permits.isEmpty() && !this.template.get().supportsPermits()) {
-			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.PERMITS, permits,
-					"@DistributedLocked(permits > 1) on " + permits + " needs a lock store that hands out permits, "
-							+ "but this application's lock store has none (Redlock has none): remove permits, or "
-							+ "lock on a single Redis, Sentinel or Cluster");
-		}
-		List<Method> fair = methods(LockOperation::fair);
-		if (!fair.isEmpty() && !this.template.get().supportsFairLocks()) {
-			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.FAIR_LOCKS, fair,
-					"@DistributedLocked(fair = true) on " + fair + " needs a lock store that takes locks in "
-							+ "arrival order, but this application's lock store has no fair mode (Redlock has none): "
-							+ "remove fair = true, or lock on a single Redis");
-		}
-	}
-
-	private List<Method> methods(Predicate<LockOperation> condition) {
-		return this.source.getLockOperations()
-			.stream()
-			.filter(condition)
-			.map(LockOperation::method)
-			.distinct()
-			.toList();
+		new LockStoreSupportCheck(this.source.getLockOperations()).check(this.template, this::findReactiveTemplate);
 	}
 
 	@Override
@@ -201,7 +144,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		// re-entered one leaves it to the outer call. Reactive locks are not bound to the
 		// thread, whatever lock it holds.
 		if (operation.reactive() ? LockContext.find(key) == null : this.template.get().findBoundLock(key) == null) {
-			warnIfInTransaction(operation);
+			this.transactionWarning.warnIfInTransaction(operation);
 		}
 		LockRequest request = request(operation, key);
 		if (operation.reactive()) {
@@ -215,11 +158,11 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 				.executeAsync(request, (lock) -> stage(invocation.proceed()),
 						(busy) -> (operation.onFailure() == LockFailurePolicy.THROW)
 								? CompletableFuture.failedFuture(busy)
-								: stage(notAcquired(operation, busy, invocation, target)));
+								: stage(BlockingLockFailure.handle(operation, busy, invocation, target)));
 		}
 		return this.template.get()
 			.execute(request, (lock) -> invocation.proceed(),
-					(busy) -> notAcquired(operation, busy, invocation, target));
+					(busy) -> BlockingLockFailure.handle(operation, busy, invocation, target));
 	}
 
 	private @Nullable Object invokeMultiKey(LockOperation operation, MethodInvocation invocation, Object target,
@@ -227,7 +170,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		List<String> keys = this.evaluator.evaluateAll(operation, invocation.getArguments(), target, targetClass);
 		LockTemplate template = this.template.get();
 		if (keys.stream().allMatch((key) -> template.findBoundLock(key) == null)) {
-			warnIfInTransaction(operation);
+			this.transactionWarning.warnIfInTransaction(operation);
 		}
 		MultiLockRequest request;
 		try {
@@ -238,7 +181,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 					"gave an invalid lock key: " + ex.getMessage(), ex);
 		}
 		return template.executeAll(request, (locks) -> invocation.proceed(),
-				(busy) -> notAcquired(operation, busy, invocation, target));
+				(busy) -> BlockingLockFailure.handle(operation, busy, invocation, target));
 	}
 
 	private ReactiveLockTemplate reactiveTemplate() {
@@ -271,41 +214,6 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware, Sma
 		}
 		catch (IllegalArgumentException ex) {
 			throw LockKeyEvaluator.invalidKey(operation, "gave an invalid lock key: " + ex.getMessage(), ex);
-		}
-	}
-
-	private @Nullable Object notAcquired(LockOperation operation, LockAcquisitionException busy,
-			MethodInvocation invocation, Object target) throws Throwable {
-		switch (operation.onFailure()) {
-			case SKIP -> {
-				if (logger.isDebugEnabled()) {
-					logger.debug("Skipped '" + operation.method() + "': lock '" + busy.getKey() + "' is busy");
-				}
-				return (operation.method().getReturnType() == Optional.class) ? Optional.empty() : null;
-			}
-			case FALLBACK -> {
-				Method fallback = operation.fallback();
-				if (fallback == null) {
-					throw busy;
-				}
-				try {
-					return fallback.invoke(target, invocation.getArguments());
-				}
-				catch (InvocationTargetException ex) {
-					throw ex.getTargetException();
-				}
-			}
-			default -> throw busy;
-		}
-	}
-
-	private void warnIfInTransaction(LockOperation operation) {
-		if (transactionsPresent && TransactionSynchronizationManager.isActualTransactionActive()
-				&& this.warnedInTransaction.add(operation.method())) {
-			logger.warn("'" + operation.method() + "' was called inside a transaction that was already active: "
-					+ "its lock is released before that transaction commits, so the next holder may not see "
-					+ "this call's changes. Call it outside the transaction, or make the outer method "
-					+ "@DistributedLocked instead. (Logged once per method.)");
 		}
 	}
 

@@ -27,8 +27,6 @@ import io.distlock.MultiLockRequest;
 import io.distlock.annotation.LockFailurePolicy;
 import io.distlock.annotation.LockMode;
 
-import org.springframework.util.Assert;
-
 /**
  * The validated definition of one {@code @DistributedLocked} method: its attributes
  * parsed, placeholders resolved and defaults applied.
@@ -43,62 +41,27 @@ public final class LockOperation {
 
 	private final KeyExpression key;
 
-	private final Duration ttl;
+	private final List<KeyExpression> keys;
 
-	private final Duration waitTime;
-
-	private final boolean autoRenew;
-
-	private final boolean fair;
+	private final LockRequestAttributes attributes;
 
 	private final LockFailurePolicy onFailure;
 
 	private final @Nullable Method fallback;
 
-	private final Shape shape;
+	private final MethodShape shape;
 
-	private final String lockName;
-
-	private final List<KeyExpression> keys;
-
-	private final LockMode mode;
-
-	private final int permits;
-
-	private final Duration minHold;
-
-	private LockOperation(Builder builder) {
-		Assert.notNull(builder.key, "'key' must not be null");
-		Assert.notNull(builder.ttl, "'ttl' must not be null");
-		Assert.notNull(builder.waitTime, "'waitTime' must not be null");
-		Assert.notNull(builder.lockName, "'lockName' must not be null");
-		this.method = builder.method;
-		this.name = builder.name;
-		this.key = builder.key;
-		this.keys = List.copyOf(builder.keys);
-		this.mode = builder.mode;
-		this.permits = builder.permits;
-		this.ttl = builder.ttl;
-		this.waitTime = builder.waitTime;
-		this.minHold = builder.minHold;
-		this.autoRenew = builder.autoRenew;
-		this.fair = builder.fair;
-		this.onFailure = builder.onFailure;
-		this.fallback = builder.fallback;
-		this.shape = builder.shape;
-		this.lockName = builder.lockName;
-	}
-
-	/**
-	 * Start building the operation of the given method. The key expression, ttl, wait
-	 * time and lock name must be set; the other attributes default to a blocking,
-	 * renewed, unfair, unnamed exclusive lock on one key, with one permit, no minimum
-	 * hold time and {@link LockFailurePolicy#THROW}.
-	 * @param method the annotated method
-	 * @return a builder
-	 */
-	static Builder builder(Method method) {
-		return new Builder(method);
+	LockOperation(Method method, String name, KeyExpression key, List<KeyExpression> keys,
+			LockRequestAttributes attributes, LockFailurePolicy onFailure, @Nullable Method fallback,
+			MethodShape shape) {
+		this.method = method;
+		this.name = name;
+		this.key = key;
+		this.keys = keys;
+		this.attributes = attributes;
+		this.onFailure = onFailure;
+		this.fallback = fallback;
+		this.shape = shape;
 	}
 
 	/**
@@ -142,7 +105,7 @@ public final class LockOperation {
 	 * @return the lock mode
 	 */
 	public LockMode mode() {
-		return this.mode;
+		return this.attributes.mode();
 	}
 
 	/**
@@ -150,7 +113,7 @@ public final class LockOperation {
 	 * @return the number of permits, 1 for a plain lock
 	 */
 	public int permits() {
-		return this.permits;
+		return this.attributes.permits();
 	}
 
 	/**
@@ -158,7 +121,7 @@ public final class LockOperation {
 	 * @return the ttl
 	 */
 	public Duration ttl() {
-		return this.ttl;
+		return this.attributes.ttl();
 	}
 
 	/**
@@ -166,7 +129,7 @@ public final class LockOperation {
 	 * @return the wait time
 	 */
 	public Duration waitTime() {
-		return this.waitTime;
+		return this.attributes.waitTime();
 	}
 
 	/**
@@ -174,7 +137,7 @@ public final class LockOperation {
 	 * @return the minimum hold time, zero for none
 	 */
 	public Duration minHold() {
-		return this.minHold;
+		return this.attributes.minHold();
 	}
 
 	/**
@@ -182,7 +145,7 @@ public final class LockOperation {
 	 * @return whether auto-renewed
 	 */
 	public boolean autoRenew() {
-		return this.autoRenew;
+		return this.attributes.autoRenew();
 	}
 
 	/**
@@ -190,7 +153,7 @@ public final class LockOperation {
 	 * @return whether fair
 	 */
 	public boolean fair() {
-		return this.fair;
+		return this.attributes.fair();
 	}
 
 	/**
@@ -219,7 +182,7 @@ public final class LockOperation {
 	 * io.distlock.LockCallback, io.distlock.LockBusyCallback)
 	 */
 	public boolean async() {
-		return this.shape == Shape.STAGE;
+		return this.shape == MethodShape.STAGE;
 	}
 
 	/**
@@ -230,26 +193,24 @@ public final class LockOperation {
 	 * @see io.distlock.reactive.ReactiveLockTemplate
 	 */
 	public boolean reactive() {
-		return this.shape == Shape.MONO || this.shape == Shape.FLUX;
+		return this.shape.reactive();
 	}
 
-	Shape shape() {
+	MethodShape shape() {
 		return this.shape;
 	}
 
 	/**
-	 * Return the name the locks of this method are known by in metrics, traces and the
-	 * {@code locks} endpoint: the annotation's {@code name}, or
-	 * {@code ClassName.methodName} without one; bounded by the code, never by data.
+	 * Return the name of this method's locks in metrics, traces and the {@code locks}
+	 * endpoint: the annotation's {@code name}, or {@code ClassName.methodName}.
 	 * @return the lock name
 	 */
 	public String lockName() {
-		return this.lockName;
+		return this.attributes.lockName();
 	}
 
 	/**
-	 * Return the lock key for an evaluated key: {@code <name>:<key>}, or the key alone
-	 * without a name.
+	 * Return the lock key for an evaluated key: {@code <name>:<key>}, or the key alone.
 	 * @param evaluatedKey the key expression's value for one call
 	 * @return the lock key, without the key prefix
 	 */
@@ -258,189 +219,32 @@ public final class LockOperation {
 	}
 
 	/**
-	 * Return the request for one call of a method that locks one key, with this
-	 * operation's settings, validated once.
-	 * @param lockKey the lock key, as {@linkplain #lockKey(String) made} from the
-	 * evaluated key
+	 * Return the request for one call of a method that locks one key.
+	 * @param lockKey the lock key, as {@linkplain #lockKey(String) made}
 	 * @return the request
 	 * @throws IllegalArgumentException if the key is not a valid lock key
 	 */
 	LockRequest toRequest(String lockKey) {
-		return LockRequest.builder(lockKey)
-			.ttl(this.ttl)
-			.waitTime(this.waitTime)
-			.autoRenew(this.autoRenew)
-			.fair(this.fair)
-			.name(this.lockName)
-			.mode(this.mode)
-			.permits(this.permits)
-			.minHold(this.minHold)
-			.build();
+		return this.attributes.toRequest(lockKey);
 	}
 
 	/**
-	 * Return the request for one call of a method that locks several keys ({@code keys}),
-	 * with this operation's settings.
-	 * @param lockKeys the lock keys, each as {@linkplain #lockKey(String) made} from an
-	 * evaluated key
+	 * Return the request for one call of a method that locks several keys.
+	 * @param lockKeys the lock keys, each as {@linkplain #lockKey(String) made}
 	 * @return the request
 	 * @throws IllegalArgumentException if a key is not a valid lock key, or there are
 	 * none or too many
 	 */
 	MultiLockRequest toMultiLockRequest(List<String> lockKeys) {
-		return new MultiLockRequest(lockKeys, this.ttl, this.waitTime, this.autoRenew, this.mode, this.lockName);
+		return this.attributes.toMultiLockRequest(lockKeys);
 	}
 
 	@Override
 	public String toString() {
 		return "LockOperation[" + this.method + ", name='" + this.name + "', key="
-				+ (this.keys.isEmpty() ? this.key : this.keys) + ", mode=" + this.mode + ", permits=" + this.permits
-				+ ", ttl=" + this.ttl + ", waitTime=" + this.waitTime + ", autoRenew=" + this.autoRenew + ", fair="
-				+ this.fair + ", onFailure=" + this.onFailure + ", shape=" + this.shape + "]";
-	}
-
-	/**
-	 * A builder of a {@link LockOperation}, for the parser.
-	 */
-	static final class Builder {
-
-		private final Method method;
-
-		private String name = "";
-
-		private @Nullable KeyExpression key;
-
-		private List<KeyExpression> keys = List.of();
-
-		private LockMode mode = LockMode.EXCLUSIVE;
-
-		private int permits = 1;
-
-		private @Nullable Duration ttl;
-
-		private @Nullable Duration waitTime;
-
-		private Duration minHold = Duration.ZERO;
-
-		private boolean autoRenew = true;
-
-		private boolean fair;
-
-		private LockFailurePolicy onFailure = LockFailurePolicy.THROW;
-
-		private @Nullable Method fallback;
-
-		private Shape shape = Shape.BLOCKING;
-
-		private @Nullable String lockName;
-
-		private Builder(Method method) {
-			this.method = method;
-		}
-
-		Builder name(String name) {
-			this.name = name;
-			return this;
-		}
-
-		Builder key(KeyExpression key) {
-			this.key = key;
-			return this;
-		}
-
-		Builder keys(List<KeyExpression> keys) {
-			this.keys = keys;
-			return this;
-		}
-
-		Builder mode(LockMode mode) {
-			this.mode = mode;
-			return this;
-		}
-
-		Builder permits(int permits) {
-			this.permits = permits;
-			return this;
-		}
-
-		Builder ttl(Duration ttl) {
-			this.ttl = ttl;
-			return this;
-		}
-
-		Builder waitTime(Duration waitTime) {
-			this.waitTime = waitTime;
-			return this;
-		}
-
-		Builder minHold(Duration minHold) {
-			this.minHold = minHold;
-			return this;
-		}
-
-		Builder autoRenew(boolean autoRenew) {
-			this.autoRenew = autoRenew;
-			return this;
-		}
-
-		Builder fair(boolean fair) {
-			this.fair = fair;
-			return this;
-		}
-
-		Builder onFailure(LockFailurePolicy onFailure) {
-			this.onFailure = onFailure;
-			return this;
-		}
-
-		Builder fallback(@Nullable Method fallback) {
-			this.fallback = fallback;
-			return this;
-		}
-
-		Builder shape(Shape shape) {
-			this.shape = shape;
-			return this;
-		}
-
-		Builder lockName(String lockName) {
-			this.lockName = lockName;
-			return this;
-		}
-
-		LockOperation build() {
-			return new LockOperation(this);
-		}
-
-	}
-
-	/**
-	 * What a method returns, which decides how long its lock is held.
-	 */
-	enum Shape {
-
-		/**
-		 * Held until the method returns.
-		 */
-		BLOCKING,
-
-		/**
-		 * Held until the returned {@code CompletionStage} completes.
-		 */
-		STAGE,
-
-		/**
-		 * Taken on subscription of the returned {@code Mono} (or the {@code suspend}
-		 * function's), held until it terminates.
-		 */
-		MONO,
-
-		/**
-		 * Taken on subscription of the returned {@code Flux} (or {@code Publisher}, or
-		 * the {@code Flow} of a {@code suspend} function), held until it terminates.
-		 */
-		FLUX
-
+				+ (this.keys.isEmpty() ? this.key : this.keys) + ", mode=" + mode() + ", permits=" + permits()
+				+ ", ttl=" + ttl() + ", waitTime=" + waitTime() + ", autoRenew=" + autoRenew() + ", fair=" + fair()
+				+ ", onFailure=" + this.onFailure + ", shape=" + this.shape + "]";
 	}
 
 }

@@ -23,18 +23,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockRequest;
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.annotation.LockFailurePolicy;
-import io.distlock.annotation.LockMode;
 
-import org.springframework.core.KotlinDetector;
-import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
@@ -50,13 +45,6 @@ import org.springframework.util.StringValueResolver;
 final class LockOperationParser {
 
 	private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
-
-	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
-			LockOperationParser.class.getClassLoader());
-
-	// What Spring AOP needs to hand a suspend function's work to interceptors as a Mono.
-	private static final boolean coroutinesReactorPresent = reactorPresent
-			&& ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", LockOperationParser.class.getClassLoader());
 
 	// A wait time is capped when used, so only the arithmetic of parsing bounds it.
 	private static final Duration MAX_WAIT_TIME = Duration.ofMillis(Long.MAX_VALUE);
@@ -113,20 +101,19 @@ final class LockOperationParser {
 					"onFailure = SKIP cannot skip a method returning " + method.getReturnType()
 							+ ": there is no value to return; use a fallbackMethod, or return a wrapper or Optional");
 		}
-		LockOperation.Shape shape = shape(method);
-		if (locked.fair() && (shape == LockOperation.Shape.MONO || shape == LockOperation.Shape.FLUX)) {
+		MethodShape shape = MethodShape.of(method);
+		if (locked.fair() && shape.reactive()) {
 			throw invalid(method, "fair",
 					"fair = true is not available on a reactive or suspend method: reactive locks "
 							+ "are not taken in arrival order; remove fair = true");
 		}
-		checkKind(locked, method, keys, shape);
+		LockOperationChecks.checkKind(locked, method, keys, shape);
 		Duration minHold = duration(method, "minHold", locked.minHold(), Duration.ZERO, LockRequest.MAX_TTL,
 				"it must be at most " + LockRequest.MAX_TTL.toDays() + "d, the longest lease a lock can have");
-		checkMinHold(locked, method, minHold, ttl, keys, shape);
+		LockOperationChecks.checkMinHold(locked, method, minHold, ttl, keys, shape);
 		String lockName = locked.name().isEmpty()
 				? ClassUtils.getShortName(method.getDeclaringClass()) + "." + method.getName() : locked.name();
-		return LockOperation.builder(method)
-			.name(name)
+		return new LockOperationBuilder(method).name(name)
 			.key(key)
 			.keys(keys)
 			.mode(locked.mode())
@@ -150,27 +137,6 @@ final class LockOperationParser {
 				|| annotations.isPresent("org.springframework.scheduling.annotation.Schedules");
 	}
 
-	private static void checkMinHold(DistributedLocked locked, Method method, Duration minHold, Duration ttl,
-			List<KeyExpression> keys, LockOperation.Shape shape) {
-		if (minHold.isZero()) {
-			return;
-		}
-		if (!locked.autoRenew() && minHold.compareTo(ttl) > 0) {
-			throw invalid(method, "minHold",
-					"minHold '" + locked.minHold() + "' is longer than the ttl of " + ttl.toMillis()
-							+ "ms without autoRenew: the lease would run out before it; raise the ttl, or "
-							+ "renew the lease");
-		}
-		if (!keys.isEmpty()) {
-			throw invalid(method, "minHold", "minHold '" + locked.minHold()
-					+ "' cannot be combined with keys: it holds one lock longer; remove one of them");
-		}
-		if (shape == LockOperation.Shape.MONO || shape == LockOperation.Shape.FLUX) {
-			throw invalid(method, "minHold",
-					"minHold '" + locked.minHold() + "' is not available on a reactive or suspend method");
-		}
-	}
-
 	private List<KeyExpression> keys(DistributedLocked locked, Method method) {
 		String[] elements = locked.keys();
 		if (elements.length == 0) {
@@ -189,108 +155,6 @@ final class LockOperationParser {
 			keys.add(this.keyParser.parse(elements[i], locked.name(), method, "keys"));
 		}
 		return keys;
-	}
-
-	/**
-	 * Check that the mode, permits and keys go together, with each other and with the
-	 * method's shape.
-	 */
-	private static void checkKind(DistributedLocked locked, Method method, List<KeyExpression> keys,
-			LockOperation.Shape shape) {
-		int permits = locked.permits();
-		LockMode mode = locked.mode();
-		if (permits < 1) {
-			throw invalid(method, "permits", "permits = " + permits
-					+ " must be at least 1 (1 is the plain exclusive lock, more a concurrency limit)");
-		}
-		if (permits > 1 && mode != LockMode.EXCLUSIVE) {
-			throw invalid(method, "permits", "permits = " + permits + " cannot be combined with mode = " + mode
-					+ ": a concurrency limit is neither a read nor a write lock; remove one of them");
-		}
-		if (permits > 1 && locked.fair()) {
-			throw invalid(method, "permits", "permits = " + permits
-					+ " cannot be combined with fair = true: permits are not handed out in arrival order");
-		}
-		if (mode == LockMode.READ && locked.fair()) {
-			throw invalid(method, "fair",
-					"fair = true cannot be combined with mode = READ: only the write lock queues in arrival order");
-		}
-		if (!keys.isEmpty() && locked.fair()) {
-			throw invalid(method, "keys", "keys cannot be combined with fair = true: several keys are not "
-					+ "taken in arrival order; remove fair = true");
-		}
-		if (!keys.isEmpty() && permits > 1) {
-			throw invalid(method, "keys", "keys cannot be combined with permits = " + permits
-					+ ": a concurrency limit is one key; remove one of them");
-		}
-		boolean reactive = shape == LockOperation.Shape.MONO || shape == LockOperation.Shape.FLUX;
-		if (!keys.isEmpty() && shape != LockOperation.Shape.BLOCKING) {
-			throw invalid(method, "keys", "keys is not available on a method returning "
-					+ method.getReturnType().getSimpleName() + " or a suspend function: several keys are held "
-					+ "until the method returns only; lock them with LockTemplate.executeAll inside the work instead");
-		}
-		if (reactive && mode == LockMode.READ) {
-			throw invalid(method, "mode", "mode = READ is not available on a reactive or suspend method: reactive "
-					+ "locks are exclusive (or write) locks");
-		}
-		if (reactive && permits > 1) {
-			throw invalid(method, "permits", "permits = " + permits
-					+ " is not available on a reactive or suspend method: reactive locks are exclusive locks");
-		}
-	}
-
-	private static LockOperation.Shape shape(Method method) {
-		if (KotlinDetector.isSuspendingFunction(method)) {
-			if (!coroutinesReactorPresent) {
-				throw invalid(method, null, "it is a suspend function, whose lock is held by the coroutine's Mono: add "
-						+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor, so that Spring AOP gives it one");
-			}
-			// The Kotlin return type: a Flow is adapted from a Flux.
-			return "kotlinx.coroutines.flow.Flow".equals(new MethodParameter(method, -1).getParameterType().getName())
-					? LockOperation.Shape.FLUX : LockOperation.Shape.MONO;
-		}
-		Class<?> returnType = method.getReturnType();
-		// By name: Reactor is optional.
-		if (reactorPresent && returnType.getName().equals("reactor.core.publisher.Mono")) {
-			return LockOperation.Shape.MONO;
-		}
-		if (reactorPresent && (returnType.getName().equals("reactor.core.publisher.Flux")
-				|| returnType.getName().equals("org.reactivestreams.Publisher"))) {
-			return LockOperation.Shape.FLUX;
-		}
-		if (reactivePublisher(returnType)) {
-			// The proxy returns a Mono or Flux of its own, which another type cannot
-			// hold.
-			throw invalid(method, null,
-					"the method returns " + returnType.getName()
-							+ ", a Publisher the lock cannot be held across; declare Mono, Flux or Publisher as the "
-							+ "return type");
-		}
-		if ("kotlinx.coroutines.flow.Flow".equals(returnType.getName())) {
-			throw invalid(method, null, "the method returns a Flow without being a suspend function, and Spring AOP "
-					+ "cannot hold anything across it; return a Flux, or make it a suspend function");
-		}
-		if (returnType == CompletableFuture.class || returnType == CompletionStage.class) {
-			return LockOperation.Shape.STAGE;
-		}
-		if (CompletionStage.class.isAssignableFrom(returnType)) {
-			// The proxy returns a CompletableFuture of its own, completed after the
-			// release, which another stage type cannot hold.
-			throw invalid(method, null,
-					"the method returns " + returnType.getName()
-							+ ", a CompletionStage the lock cannot be held across; declare CompletableFuture or "
-							+ "CompletionStage as the return type");
-		}
-		return LockOperation.Shape.BLOCKING;
-	}
-
-	private static boolean reactivePublisher(Class<?> returnType) {
-		for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(returnType)) {
-			if (type.getName().equals("org.reactivestreams.Publisher")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	private Duration duration(Method method, String attribute, String value, Duration defaultValue, Duration max,

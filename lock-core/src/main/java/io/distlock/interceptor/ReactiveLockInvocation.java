@@ -51,7 +51,7 @@ final class ReactiveLockInvocation {
 
 	static Publisher<?> invoke(ReactiveLockTemplate template, LockOperation operation, LockRequest request,
 			MethodInvocation invocation, Object target) {
-		if (operation.shape() == LockOperation.Shape.MONO) {
+		if (operation.shape() == MethodShape.MONO) {
 			return template.execute(request, (lock) -> Mono.from(proceed(invocation)),
 					(busy) -> Mono.from(notAcquired(operation, busy, invocation, target)));
 		}

@@ -34,6 +34,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockSettings;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
 import io.distlock.waiting.LockWaiter;
@@ -79,6 +80,9 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	 */
 	public static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
 
+	// The name of the leadership lock in listener events, metrics and the locks endpoint.
+	private static final String LOCK_NAME = "leader";
+
 	// Leadership is held for the life of the instance; a century is as long as that.
 	private static final Duration LIFETIME = Duration.ofDays(365L * 100);
 
@@ -96,6 +100,8 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	private @Nullable LeaseRenewer renewer;
 
 	private final LockTemplate lockTemplate;
+
+	private final LockSettings settings;
 
 	private final Object monitor = new Object();
 
@@ -120,12 +126,30 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	 * @param name the name of the leadership, which is the lock key
 	 */
 	public LeaderElection(LockClient client, LockWaiter waiter, String name) {
+		this(client, waiter, name, new LockSettings());
+	}
+
+	/**
+	 * Create an election for the lock of the given name in the given store, with the
+	 * settings of the application's {@link LockTemplate}: its key prefix, listeners and
+	 * observations, and its registry of held locks, so that the leadership lock is listed
+	 * with the application's other locks. The leadership lock is renewed by a renewer of
+	 * the election's own, not by the one of the settings.
+	 * @param client the lock store
+	 * @param waiter the waiter that release notifications signal, so that a graceful
+	 * handover wakes a contender at once
+	 * @param name the name of the leadership, which is the lock key
+	 * @param settings the settings shared with the application's other front doors
+	 */
+	public LeaderElection(LockClient client, LockWaiter waiter, String name, LockSettings settings) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(waiter, "'waiter' must not be null");
+		Assert.notNull(settings, "'settings' must not be null");
 		LockRequest.of(name, DEFAULT_TTL, Duration.ZERO);
 		this.name = name;
 		this.client = client;
-		this.lockTemplate = new LockTemplate(client, waiter);
+		this.settings = settings.withSeparateLeaseRenewer();
+		this.lockTemplate = new LockTemplate(client, waiter, this.settings);
 	}
 
 	/**
@@ -140,48 +164,12 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	}
 
 	/**
-	 * Set the prefix put before the lock key, as the application's {@code LockTemplate}
-	 * has it.
-	 * @param keyPrefix the key prefix
-	 */
-	public void setKeyPrefix(String keyPrefix) {
-		this.lockTemplate.setKeyPrefix(keyPrefix);
-	}
-
-	/**
 	 * Set the scheduler that renews the leadership lock and whose clock times its lease,
 	 * instead of a scheduler of its own with a monotonic clock; not shut down on stop.
 	 * @param renewalScheduler the scheduler, or {@code null} for one of its own
 	 */
 	void setRenewalScheduler(@Nullable TaskScheduler renewalScheduler) {
 		this.renewalScheduler = renewalScheduler;
-	}
-
-	/**
-	 * Set listeners to tell about the leadership lock.
-	 * @param listeners the listeners
-	 */
-	public void setLockListeners(List<LockListener> listeners) {
-		this.lockTemplate.setLockListeners(listeners);
-	}
-
-	/**
-	 * Set the registry to record observations of the leadership lock with, as
-	 * {@link LockTemplate#setObservationRegistry} does: the lock's metrics come from
-	 * them; none by default.
-	 * @param observationRegistry the observation registry
-	 */
-	public void setObservationRegistry(ObservationRegistry observationRegistry) {
-		this.lockTemplate.setObservationRegistry(observationRegistry);
-	}
-
-	/**
-	 * Set the convention that names the observations of the leadership lock, as
-	 * {@link LockTemplate#setObservationConvention} does.
-	 * @param observationConvention the convention, or {@code null} for the default
-	 */
-	public void setObservationConvention(@Nullable LockObservationConvention observationConvention) {
-		this.lockTemplate.setObservationConvention(observationConvention);
 	}
 
 	@Override
@@ -229,7 +217,9 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 		// out by the renewer's clock, or the lock was marked lost.
 		long token = current.lock().fencingToken();
 		for (HeldLock held : this.lockTemplate.getHeldLocks()) {
-			if (held.fencingToken() == token && held.leaseRemaining() != null) {
+			// The registry is the application's: other locks are listed beside this one.
+			if (held.key().equals(this.name) && held.name().equals(LOCK_NAME) && held.fencingToken() == token
+					&& held.leaseRemaining() != null) {
 				return current;
 			}
 		}
@@ -251,7 +241,7 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 			LeaseRenewer renewer = (scheduler != null) ? new LeaseRenewer(this.client, LIFETIME, scheduler)
 					: new LeaseRenewer(this.client, LIFETIME);
 			this.renewer = renewer;
-			this.lockTemplate.setLeaseRenewer(renewer);
+			this.settings.setLeaseRenewer(renewer);
 			Thread thread = new Thread(this::contend, "distlock-leader-" + this.name);
 			thread.setDaemon(true);
 			this.contender = thread;
@@ -320,7 +310,7 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	}
 
 	private void contend() {
-		LockRequest request = LockRequest.of(this.name, this.ttl, ATTEMPT).withName("leader");
+		LockRequest request = LockRequest.of(this.name, this.ttl, ATTEMPT).withName(LOCK_NAME);
 		while (this.running) {
 			Optional<LockHandle> lock;
 			try {

@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -35,7 +34,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.Assert;
 
 /**
@@ -75,9 +73,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 
 	private final Clock clock;
 
-	private final @Nullable ThreadPoolTaskScheduler ownScheduler;
-
-	private final List<ExecutorService> ownExecutors = new ArrayList<>(2);
+	private final RenewerThreads threads;
 
 	private final Set<Lease> leases = ConcurrentHashMap.newKeySet();
 
@@ -85,7 +81,9 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 
 	private final RenewalTimer timer;
 
-	private final Executor listeners;
+	private final LostLeaseReporter reporter;
+
+	private final ListenerDispatch listeners;
 
 	private volatile boolean running;
 
@@ -131,17 +129,13 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.isTrue(maxHold != null && maxHold.toNanos() > 0, "'maxHold' must be positive");
 		Assert.notNull(scheduler, "'scheduler' must not be null");
-		this.ownScheduler = ownScheduler ? (ThreadPoolTaskScheduler) scheduler : null;
-		if (this.ownScheduler != null) {
-			// Creates no thread yet: the first scheduled tick does.
-			this.ownScheduler.initialize();
-		}
+		this.threads = new RenewerThreads(scheduler, ownScheduler, calls, lostCallbacks, listeners);
 		this.clock = scheduler.getClock();
-		this.tick = new RenewalTick(client, this.clock, new LeaseStopPolicy(maxHold), this.leases,
-				(calls != null) ? calls : own(RenewerExecutors.callExecutor()),
-				(lostCallbacks != null) ? lostCallbacks : own(RenewerExecutors.lostCallbackExecutor()), this::wakeUp);
+		this.reporter = new LostLeaseReporter(this.threads.lostCallbacks());
+		this.tick = new RenewalTick(client, this.clock, new LeaseStopPolicy(maxHold), this.leases, this.threads.calls(),
+				this.reporter, this::wakeUp);
 		this.timer = new RenewalTimer(scheduler, this.tick::run);
-		this.listeners = (listeners != null) ? listeners : own(RenewerExecutors.listenerExecutor());
+		this.listeners = new ListenerDispatch(this.threads.listeners());
 	}
 
 	/**
@@ -254,21 +248,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 * @param notification what tells the listeners; a failure of it is logged
 	 */
 	public void notifyListeners(String key, Runnable notification) {
-		try {
-			this.listeners.execute(() -> {
-				try {
-					notification.run();
-				}
-				catch (Throwable ex) {
-					logger.warn("A listener of lost lock '" + key + "' failed", ex);
-				}
-			});
-		}
-		catch (RuntimeException ex) {
-			logger.warn(
-					"Could not tell the listeners of lost lock '" + key + "': their threads are busy or were shut down",
-					ex);
-		}
+		this.listeners.dispatch(key, notification);
 	}
 
 	/**
@@ -357,22 +337,13 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		if (!stopped.isEmpty()) {
 			logger.warn("Stopped renewing " + stopped.size() + " held lock(s) because the lease renewer was closed; "
 					+ "reporting them lost (they expire within their ttl)");
-			stopped.forEach(this.tick::report);
+			stopped.forEach(this.reporter::report);
 		}
-		if (this.ownScheduler != null) {
-			this.ownScheduler.shutdown();
-		}
-		// Running calls and queued callbacks still finish, on daemon threads.
-		this.ownExecutors.forEach(ExecutorService::shutdown);
+		this.threads.shutdown();
 	}
 
 	private void wakeUp() {
 		this.timer.runNow();
-	}
-
-	private ExecutorService own(ExecutorService executor) {
-		this.ownExecutors.add(executor);
-		return executor;
 	}
 
 	private void assertOpen(String key) {

@@ -65,7 +65,7 @@ final class RenewalTick {
 
 	private final Executor calls;
 
-	private final Executor lostCallbacks;
+	private final LostLeaseReporter reporter;
 
 	private final Runnable wakeUp;
 
@@ -78,17 +78,17 @@ final class RenewalTick {
 	 * @param stopPolicy decides when a lease is no longer renewed
 	 * @param leases the registered leases, shared with the renewer
 	 * @param calls runs the renewal calls
-	 * @param lostCallbacks runs the lost-lease callbacks
+	 * @param reporter reports the leases found lost
 	 * @param wakeUp asks for a run as soon as possible, from any thread
 	 */
 	RenewalTick(LockClient client, Clock clock, LeaseStopPolicy stopPolicy, Set<Lease> leases, Executor calls,
-			Executor lostCallbacks, Runnable wakeUp) {
+			LostLeaseReporter reporter, Runnable wakeUp) {
 		this.client = client;
 		this.clock = clock;
 		this.stopPolicy = stopPolicy;
 		this.leases = leases;
 		this.calls = calls;
-		this.lostCallbacks = lostCallbacks;
+		this.reporter = reporter;
 		this.wakeUp = wakeUp;
 	}
 
@@ -139,35 +139,6 @@ final class RenewalTick {
 			}
 		}
 		return next;
-	}
-
-	/**
-	 * Mark the given lease lost and run its callback on the executor of lost callbacks,
-	 * unless it was cancelled.
-	 * @param lease a lease that left the registry
-	 */
-	void report(Lease lease) {
-		if (lease.isCancelled()) {
-			// Its lock is being released by its owner.
-			return;
-		}
-		// At once, whatever the callbacks queued before this one do.
-		lease.markLost();
-		try {
-			this.lostCallbacks.execute(() -> {
-				try {
-					lease.onLost().run();
-				}
-				catch (Throwable ex) {
-					// The callback is the caller's code: its failure must not stop the
-					// others.
-					logger.warn("Lost-lock callback for '" + lease.renewal().key() + "' failed", ex);
-				}
-			});
-		}
-		catch (Throwable ex) {
-			logger.warn("Could not report lock '" + lease.renewal().key() + "' lost", ex);
-		}
 	}
 
 	private void send(List<Lease> due) {
@@ -249,13 +220,13 @@ final class RenewalTick {
 		if (this.leases.remove(lease) && !lease.isCancelled()) {
 			logger.warn("Stopped renewing lock '" + lease.renewal().key() + "' because " + reason
 					+ "; reporting it lost (it expires within its ttl of " + lease.renewal().ttl().toMillis() + "ms)");
-			report(lease);
+			this.reporter.report(lease);
 		}
 	}
 
 	private void lost(Lease lease) {
 		if (this.leases.remove(lease)) {
-			report(lease);
+			this.reporter.report(lease);
 		}
 	}
 

@@ -56,7 +56,9 @@ final class AsyncLockCalls implements AsyncFencingLockCalls {
 
 	private static final SimpleAsyncTaskExecutor CONNECTING = connecting();
 
-	private final RedisLockClient calls;
+	private final LockScriptCalls calls;
+
+	private final LockAcquisitions acquisitions;
 
 	private final RedisClient client;
 
@@ -66,8 +68,9 @@ final class AsyncLockCalls implements AsyncFencingLockCalls {
 
 	private boolean reconnecting;
 
-	private AsyncLockCalls(RedisLockClient calls, RedisClient client) {
+	private AsyncLockCalls(LockScriptCalls calls, LockAcquisitions acquisitions, RedisClient client) {
 		this.calls = calls;
+		this.acquisitions = acquisitions;
 		this.client = client;
 		// Opened now, so that the first lock does not wait for it.
 		this.ready = CompletableFuture.supplyAsync(this::connect, CONNECTING);
@@ -77,10 +80,11 @@ final class AsyncLockCalls implements AsyncFencingLockCalls {
 	 * Return the asynchronous calls over the given factory, or {@code null} if it is no
 	 * started Lettuce factory of one standalone Redis or Sentinel-served master.
 	 */
-	static @Nullable AsyncLockCalls of(RedisLockClient calls, @Nullable RedisConnectionFactory factory) {
+	static @Nullable AsyncLockCalls of(LockScriptCalls calls, LockAcquisitions acquisitions,
+			@Nullable RedisConnectionFactory factory) {
 		if (factory instanceof LettuceConnectionFactory lettuce && !lettuce.isClusterAware()
 				&& lettuce.getNativeClient() instanceof RedisClient client) {
-			return new AsyncLockCalls(calls, client);
+			return new AsyncLockCalls(calls, acquisitions, client);
 		}
 		return null;
 	}
@@ -88,14 +92,14 @@ final class AsyncLockCalls implements AsyncFencingLockCalls {
 	@Override
 	@SuppressWarnings("rawtypes")
 	public CompletionStage<AcquireResult> tryAcquire(String key, String ownerToken, Duration ttl) {
-		ScriptCall<List> call = this.calls.acquireCall(key, ownerToken, ttl, true);
+		ScriptCall<List> call = this.calls.acquire(key, ownerToken, ttl, true);
 		return run(key, "acquire", call,
-				(reply) -> this.calls.checkedFencing(key, RedisCalls.acquireResult((List<?>) reply)));
+				(reply) -> this.acquisitions.checkedFencing(key, RedisCalls.acquireResult((List<?>) reply)));
 	}
 
 	@Override
 	public CompletionStage<Boolean> raiseFencingToken(String key, String ownerToken, long fencingToken) {
-		ScriptCall<Long> call = this.calls.raiseFenceCall(key, ownerToken, fencingToken);
+		ScriptCall<Long> call = this.calls.raiseFence(key, ownerToken, fencingToken);
 		return run(key, "raise the fencing token of", call, (reply) -> Long.valueOf(1L).equals(reply));
 	}
 
@@ -105,7 +109,7 @@ final class AsyncLockCalls implements AsyncFencingLockCalls {
 			return CompletableFuture.failedFuture(
 					new UnsupportedOperationException("Permits cannot be released asynchronously: '" + key + "'"));
 		}
-		ScriptCall<Long> call = this.calls.releaseCall(key, ownerToken);
+		ScriptCall<Long> call = this.calls.release(key, ownerToken);
 		return run(key, "release", call, (reply) -> Long.valueOf(1L).equals(reply));
 	}
 

@@ -91,7 +91,7 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 	 * @see RedisLockClient#setFencingCounterRetention(Duration)
 	 */
 	public void setFencingCounterRetention(Duration retention) {
-		this.fencingCounterRetention = RedisLockClient.checkedRetention(retention);
+		this.fencingCounterRetention = LockScriptCalls.checkedRetention(retention);
 	}
 
 	/**

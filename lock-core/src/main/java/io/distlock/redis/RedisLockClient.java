@@ -20,8 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-import org.jspecify.annotations.Nullable;
-
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
 import io.distlock.core.AsyncFencingLockCalls;
@@ -38,7 +36,6 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
-import org.springframework.util.ClassUtils;
 
 /**
  * The {@link io.distlock.core.LockClient LockClient} on one Redis master, or on Redis
@@ -85,31 +82,19 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	static final int MAX_RENEWAL_BATCH = RenewalBatches.MAX_SIZE;
 
-	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-			RedisLockClient.class.getClassLoader());
-
 	private final StringRedisTemplate redis;
+
+	private final LockScriptCalls calls = new LockScriptCalls();
+
+	private final LockAcquisitions acquisitions;
+
+	private final RedisLockInspection inspection;
 
 	private final RenewalBatches renewals;
 
-	private final ScriptPreloader scripts;
+	private final LazyAsyncLockCalls asyncCalls;
 
-	private final RedisPermits permits;
-
-	private String fencingCounterRetention = String.valueOf(DEFAULT_FENCING_COUNTER_RETENTION.toMillis());
-
-	private final FencingClockCheck fencingClock = new FencingClockCheck();
-
-	private ReplicaAcknowledgement acknowledgement = ReplicaAcknowledgement.NONE;
-
-	private String publishCommand = "PUBLISH";
-
-	private String writerWaitTimeout = String.valueOf(DEFAULT_WRITER_WAIT_TIMEOUT.toMillis());
-
-	// ARGV[5] of acquire.lua.
-	private String fencingTokensFromClock = "1";
-
-	private volatile @Nullable AsyncLockCalls asyncCalls;
+	private final RedisLeases leases;
 
 	/**
 	 * Create a client on the given connection factory.
@@ -126,9 +111,11 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	public RedisLockClient(StringRedisTemplate redis) {
 		Assert.notNull(redis, "'redis' must not be null");
 		this.redis = redis;
+		this.acquisitions = new LockAcquisitions(redis, this.calls);
+		this.inspection = new RedisLockInspection(redis);
+		this.leases = new RedisLeases(redis, this.calls);
+		this.asyncCalls = new LazyAsyncLockCalls(this.calls, this.acquisitions, redis);
 		this.renewals = new RenewalBatches(redis);
-		this.scripts = new ScriptPreloader(redis);
-		this.permits = new RedisPermits(redis);
 		// Read the scripts now: threads that find the class still initializing wait for
 		// it, and a virtual thread waiting there pins its carrier.
 		Assert.state(!LockScripts.ALL.isEmpty(), "No lock scripts");
@@ -145,21 +132,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * @throws IllegalArgumentException if the retention is shorter than one minute
 	 */
 	public void setFencingCounterRetention(Duration retention) {
-		this.fencingCounterRetention = checkedRetention(retention);
-	}
-
-	/**
-	 * Check a fencing counter retention against the floor the fencing guarantee needs.
-	 * @param retention the retention
-	 * @return the retention in milliseconds, as a script argument
-	 */
-	static String checkedRetention(Duration retention) {
-		Assert.notNull(retention, "'retention' must not be null");
-		Assert.isTrue(retention.compareTo(MIN_FENCING_COUNTER_RETENTION) >= 0,
-				() -> "The fencing counter retention must be at least " + MIN_FENCING_COUNTER_RETENTION.toSeconds()
-						+ "s, but was " + retention.toMillis() + "ms: a shorter one leaves fencing tokens to the clock "
-						+ "alone (docs/safety.md)");
-		return String.valueOf(retention.toMillis());
+		this.calls.setFencingCounterRetention(retention);
 	}
 
 	/**
@@ -171,15 +144,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * @return the largest lead seen
 	 */
 	public Duration getLargestFencingLead() {
-		return this.fencingClock.largest();
-	}
-
-	/**
-	 * Look at a fencing token this client was handed: see {@link FencingClockCheck}.
-	 */
-	AcquireResult checkedFencing(String key, AcquireResult result) {
-		this.fencingClock.check(key, result, Long.parseLong(this.fencingCounterRetention));
-		return result;
+		return this.acquisitions.largestFencingLead();
 	}
 
 	/**
@@ -191,8 +156,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * default
 	 */
 	public void setWriterWaitTimeout(Duration timeout) {
-		Assert.isTrue(timeout != null && timeout.toMillis() > 1, "'timeout' must be longer than a millisecond");
-		this.writerWaitTimeout = String.valueOf(timeout.toMillis());
+		this.calls.setWriterWaitTimeout(timeout);
 	}
 
 	/**
@@ -204,7 +168,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * @param sharded whether to publish on sharded channels; {@code false} by default
 	 */
 	public void setShardedReleaseMessages(boolean sharded) {
-		this.publishCommand = sharded ? "SPUBLISH" : "PUBLISH";
+		this.calls.setShardedReleaseMessages(sharded);
 	}
 
 	/**
@@ -219,7 +183,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * @param fromClock whether tokens take the clock; {@code true} by default
 	 */
 	public void setFencingTokensFromClock(boolean fromClock) {
-		this.fencingTokensFromClock = fromClock ? "1" : "0";
+		this.calls.setFencingTokensFromClock(fromClock);
 	}
 
 	/**
@@ -234,8 +198,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * @param timeout how long to wait for them
 	 */
 	public void setReplicaAcknowledgement(int minReplicas, Duration timeout) {
-		Assert.isTrue(minReplicas >= 0, "'minReplicas' must not be negative");
-		this.acknowledgement = ReplicaAcknowledgement.of(minReplicas, timeout);
+		this.calls.setReplicaAcknowledgement(minReplicas, timeout);
 	}
 
 	/**
@@ -247,7 +210,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public void afterPropertiesSet() {
-		this.scripts.loadOnce();
+		this.acquisitions.preload();
 	}
 
 	@Override
@@ -266,94 +229,28 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		return tryAcquire(key, ownerToken, ttl, false);
 	}
 
-	@SuppressWarnings("rawtypes")
 	private AcquireResult tryAcquire(String key, String ownerToken, Duration ttl, boolean waits) {
-		ScriptCall<List> call = acquireCall(key, ownerToken, ttl, waits);
-		return acquired(key, () -> release(key, ownerToken), call.script(), call.keys(), call.args());
-	}
-
-	/**
-	 * Build the call of the acquire script, for {@link #tryAcquire} and for
-	 * {@link AsyncLockCalls}.
-	 */
-	@SuppressWarnings("rawtypes")
-	ScriptCall<List> acquireCall(String key, String ownerToken, Duration ttl, boolean waits) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		return new ScriptCall<>(LockScripts.ACQUIRE,
-				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting(), keys.waiters()),
-				new String[] { ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, this.writerWaitTimeout,
-						this.fencingTokensFromClock, waits ? "1" : "0" });
-	}
-
-	/**
-	 * Build the call of the release script, for {@link #release} and for
-	 * {@link AsyncLockCalls}.
-	 */
-	ScriptCall<Long> releaseCall(String key, String ownerToken) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		return new ScriptCall<>(LockScripts.RELEASE,
-				List.of(keys.lock(), keys.queue(), keys.writerWaiting(), keys.waiters()),
-				new String[] { ownerToken, keys.channel(), key, this.publishCommand });
-	}
-
-	/**
-	 * Build the call of the raise-fence script, for {@link #raiseFencingToken} and for
-	 * {@link AsyncLockCalls}.
-	 */
-	ScriptCall<Long> raiseFenceCall(String key, String ownerToken, long fencingToken) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		return new ScriptCall<>(LockScripts.RAISE_FENCE, List.of(keys.lock(), keys.fence()),
-				new String[] { ownerToken, String.valueOf(fencingToken), this.fencingCounterRetention });
+		return this.acquisitions.exclusive(key, ownerToken, ttl, waits, () -> release(key, ownerToken));
 	}
 
 	@Override
 	public AcquireResult tryAcquireRead(String key, String ownerToken, Duration ttl) {
-		return tryAcquireRead(key, ownerToken, ttl, true);
+		return this.acquisitions.read(key, ownerToken, ttl, true, () -> releaseRead(key, ownerToken));
 	}
 
 	@Override
 	public AcquireResult tryAcquireReadOnce(String key, String ownerToken, Duration ttl) {
-		return tryAcquireRead(key, ownerToken, ttl, false);
-	}
-
-	private AcquireResult tryAcquireRead(String key, String ownerToken, Duration ttl, boolean waits) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		return acquired(key, () -> releaseRead(key, ownerToken), LockScripts.ACQUIRE_READ,
-				List.of(keys.lock(), keys.fence(), keys.readHolds(), keys.writerWaiting(), keys.waiters()), ownerToken,
-				RedisCalls.millis(ttl), this.fencingCounterRetention, waits ? "1" : "0");
+		return this.acquisitions.read(key, ownerToken, ttl, false, () -> releaseRead(key, ownerToken));
 	}
 
 	@Override
 	public AcquireResult tryAcquireFair(String key, String ownerToken, Duration ttl, Duration queueTimeout) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		return acquired(key, () -> release(key, ownerToken), LockScripts.ACQUIRE_FAIR,
-				List.of(keys.lock(), keys.fence(), keys.queue(), keys.queueTimeouts(), keys.readHolds(),
-						keys.writerWaiting(), keys.waiters()),
-				ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, RedisCalls.millis(queueTimeout),
-				keys.channel(), this.publishCommand, this.writerWaitTimeout);
-	}
-
-	/**
-	 * Run an acquire script, giving back a lock the replicas did not acknowledge in time,
-	 * and load the other scripts once a lock was taken.
-	 */
-	@SuppressWarnings("rawtypes")
-	private AcquireResult acquired(String key, Runnable giveBack, LockScript<List> script, List<String> keys,
-			String... args) {
-		AcquireResult result = this.acknowledgement.acquire(this.redis, key, "acquire", script, keys, giveBack, args);
-		if (result instanceof AcquireResult.Acquired) {
-			this.scripts.loadOnce();
-		}
-		return checkedFencing(key, result);
+		return this.acquisitions.fair(key, ownerToken, ttl, queueTimeout, () -> release(key, ownerToken));
 	}
 
 	@Override
 	public boolean leaveQueue(String key, String ownerToken) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long left = SlotMigrationRetry.call(() -> RedisCalls.call(key, "leave the queue of",
-				() -> LockScripts.LEAVE_QUEUE.run(this.redis, List.of(keys.lock(), keys.queue(), keys.queueTimeouts()),
-						ownerToken, keys.channel(), this.publishCommand)));
-		return RedisCalls.reply(left, "leave-queue") == 1L;
+		return this.leases.leaveQueue(key, ownerToken);
 	}
 
 	/**
@@ -368,12 +265,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		if (permitsOf != null) {
 			return releasePermit(permitsOf, ownerToken);
 		}
-		ScriptCall<Long> call = releaseCall(key, ownerToken);
-		// The same call with the lock key alone (the first key), for a migrating slot.
-		ScriptCall<Long> lockKeyOnly = new ScriptCall<>(LockScripts.RELEASE, call.keys().subList(0, 1), call.args());
-		Long released = SlotMigrationRetry.orOneKey(() -> RedisCalls.call(key, "release", () -> call.run(this.redis)),
-				() -> RedisCalls.call(key, "release", () -> lockKeyOnly.run(this.redis)));
-		return RedisCalls.reply(released, "release") == 1L;
+		return this.leases.release(key, ownerToken);
 	}
 
 	/**
@@ -384,21 +276,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public Handover handOver(String key, String ownerToken, String newOwnerToken, Duration ttl) {
-		if (this.acknowledgement != ReplicaAcknowledgement.NONE) {
-			return new Declined();
-		}
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		List<?> reply = RedisCalls.reply(
-				RedisCalls.call(key, "hand over",
-						() -> LockScripts.HANDOVER.run(this.redis,
-								List.of(keys.lock(), keys.fence(), keys.queue(), keys.writerWaiting(), keys.waiters()),
-								ownerToken, newOwnerToken, RedisCalls.millis(ttl), this.fencingCounterRetention)),
-				"handover");
-		long outcome = (Long) reply.get(0);
-		if (outcome == 1L) {
-			return new HandedOver((Long) reply.get(1));
-		}
-		return (outcome == 0L) ? new Declined() : new NotHeld();
+		return this.leases.handOver(key, ownerToken, newOwnerToken, ttl);
 	}
 
 	/**
@@ -409,16 +287,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public boolean releaseRead(String key, String ownerToken) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long released = SlotMigrationRetry.orOneKey(
-				() -> releaseRead(keys, List.of(keys.readHolds(), keys.queue()), ownerToken),
-				() -> releaseRead(keys, List.of(keys.readHolds()), ownerToken));
-		return RedisCalls.reply(released, "release-read") == 1L;
-	}
-
-	private @Nullable Long releaseRead(RedisLockKeys keys, List<String> scriptKeys, String ownerToken) {
-		return RedisCalls.call(keys.lock(), "release the read hold of", () -> LockScripts.RELEASE_READ.run(this.redis,
-				scriptKeys, ownerToken, keys.channel(), keys.lock(), this.publishCommand));
+		return this.leases.releaseRead(key, ownerToken);
 	}
 
 	/**
@@ -432,24 +301,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		if (RedisLockKeys.resourceOfPermits(key) != null) {
 			return renewAll(List.of(new Renewal(key, ownerToken, ttl)))[0];
 		}
-		String millis = RedisCalls.millis(ttl);
-		return renew(key, RedisLockKeys.lockKey(key), ownerToken, millis)
-				|| renew(key, RedisLockKeys.readHoldsOf(key), ownerToken, millis, "read");
-	}
-
-	private boolean renew(String key, String lease, String ownerToken, String... args) {
-		ReplicaAcknowledgement acknowledgement = this.acknowledgement;
-		String[] scriptArgs = new String[args.length + 1];
-		scriptArgs[0] = ownerToken;
-		System.arraycopy(args, 0, scriptArgs, 1, args.length);
-		ReplicaAcknowledgement.Acknowledged<Long> renewed = RedisCalls.reply(RedisCalls.call(key, "renew",
-				() -> acknowledgement.run(this.redis, LockScripts.RENEW, List.of(lease), scriptArgs)), "renew");
-		boolean held = renewed.reply() == 1L;
-		if (held && acknowledgement.isShort(renewed)) {
-			throw new LockBackendException(key,
-					"Renewal of lock '" + key + "' was " + acknowledgement.shortfall(renewed.replicas()), null);
-		}
-		return held;
+		return this.leases.renew(key, ownerToken, ttl);
 	}
 
 	/**
@@ -460,14 +312,12 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public boolean[] renewAll(List<Renewal> renewals) {
-		return this.renewals.renewAll(renewals, this.acknowledgement);
+		return this.renewals.renewAll(renewals, this.calls.acknowledgement());
 	}
 
 	@Override
 	public boolean raiseFencingToken(String key, String ownerToken, long fencingToken) {
-		ScriptCall<Long> call = raiseFenceCall(key, ownerToken, fencingToken);
-		Long raised = RedisCalls.call(key, "raise the fencing token of", () -> call.run(this.redis));
-		return raised != null && raised == 1L;
+		return this.leases.raiseFencingToken(key, ownerToken, fencingToken);
 	}
 
 	/**
@@ -479,22 +329,10 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public Optional<AsyncFencingLockCalls> asyncCalls() {
-		if (this.acknowledgement != ReplicaAcknowledgement.NONE) {
+		if (this.calls.acknowledgement() != ReplicaAcknowledgement.NONE) {
 			return Optional.empty();
 		}
-		AsyncLockCalls calls = this.asyncCalls;
-		if (calls == null && LETTUCE_PRESENT) {
-			synchronized (this) {
-				// Once: each instance opens connections of its own. The factory's Lettuce
-				// client only exists once the factory was started.
-				calls = this.asyncCalls;
-				if (calls == null) {
-					calls = AsyncLockCalls.of(this, this.redis.getConnectionFactory());
-					this.asyncCalls = calls;
-				}
-			}
-		}
-		return Optional.ofNullable(calls);
+		return Optional.ofNullable(this.asyncCalls.get());
 	}
 
 	/**
@@ -505,18 +343,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public LockState inspect(String key) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		List<?> reply = RedisCalls.reply(
-				RedisCalls.call(key, "inspect", () -> LockScripts.INSPECT.run(this.redis,
-						List.of(keys.lock(), keys.fence(), keys.queueTimeouts(), keys.readHolds(), keys.permits()))),
-				"inspect");
-		boolean held = (Long) reply.get(0) == 1L;
-		long lease = (Long) reply.get(1);
-		@Nullable String fence = (String) reply.get(2);
-		return new LockState(held, (held && lease >= 0) ? Duration.ofMillis(lease) : null,
-				(fence != null) ? RedisLockKeys.lastFencingToken(fence) : null, Math.toIntExact((Long) reply.get(3)),
-				held ? (String) reply.get(4) : null, Math.toIntExact((Long) reply.get(5)),
-				Math.toIntExact((Long) reply.get(6)));
+		return this.inspection.inspect(key);
 	}
 
 	/**
@@ -527,12 +354,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public boolean forceRelease(String key) {
-		RedisLockKeys keys = RedisLockKeys.of(key);
-		Long removed = SlotMigrationRetry.call(() -> RedisCalls.call(key, "force-release",
-				() -> LockScripts.FORCE_RELEASE.run(this.redis,
-						List.of(keys.lock(), keys.queue(), keys.readHolds(), keys.writerWaiting(), keys.permits()),
-						keys.channel(), key, this.publishCommand)));
-		return RedisCalls.reply(removed, "force-release") == 1L;
+		return this.leases.forceRelease(key);
 	}
 
 	/**
@@ -544,25 +366,15 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	public boolean isHeld(String key, String ownerToken) {
 		String permitsOf = RedisLockKeys.resourceOfPermits(key);
 		if (permitsOf != null) {
-			return this.permits.isHeld(permitsOf, ownerToken);
+			return this.leases.isPermitHeld(permitsOf, ownerToken);
 		}
-		return isHeld(key, "check", LockScripts.HELD, RedisLockKeys.lockKey(key), ownerToken) || isHeld(key,
-				"check the read hold of", LockScripts.READ_HELD, RedisLockKeys.readHoldsOf(key), ownerToken);
-	}
-
-	private boolean isHeld(String key, String what, LockScript<Long> script, String lease, String ownerToken) {
-		Long held = RedisCalls.call(key, what, () -> script.run(this.redis, List.of(lease), ownerToken));
-		return held != null && held == 1L;
+		return this.leases.isHeld(key, ownerToken);
 	}
 
 	@Override
 	public AcquireResult tryAcquirePermit(String key, String ownerToken, Duration ttl, int permits) {
-		AcquireResult result = this.permits.tryAcquire(key, ownerToken, ttl, permits, this.fencingCounterRetention,
-				this.acknowledgement, this.publishCommand);
-		if (result instanceof AcquireResult.Acquired) {
-			this.scripts.loadOnce();
-		}
-		return checkedFencing(key, result);
+		return this.acquisitions.permit(key, ownerToken, ttl, permits,
+				() -> this.leases.releasePermit(key, ownerToken));
 	}
 
 	/**
@@ -571,7 +383,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public boolean releasePermit(String key, String ownerToken) {
-		return this.permits.release(key, ownerToken, this.publishCommand);
+		return this.leases.releasePermit(key, ownerToken);
 	}
 
 	/**

@@ -240,16 +240,4 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 
 	}
 
-	/**
-	 * Read the last fencing token from a fencing counter's value: {@code "T"} or
-	 * {@code "T:C"}, the token and the Redis clock it was granted at when they differ
-	 * ({@code fencing.lua}).
-	 * @param counter the counter's value
-	 * @return the last token
-	 */
-	static long lastFencingToken(String counter) {
-		int colon = counter.indexOf(':');
-		return Long.parseLong((colon < 0) ? counter : counter.substring(0, colon));
-	}
-
 }

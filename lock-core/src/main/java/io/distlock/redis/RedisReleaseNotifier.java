@@ -16,9 +16,6 @@
 
 package io.distlock.redis;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -31,10 +28,7 @@ import io.distlock.waiting.LockWaiter;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.SyncTaskExecutor;
-import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.PatternTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.util.Assert;
@@ -62,10 +56,6 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	 */
 	public static final int DEFAULT_PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
-	private static final Duration INITIAL_RETRY = Duration.ofMillis(100);
-
-	private static final Duration MAX_RETRY = Duration.ofSeconds(5);
-
 	private static final Log logger = LogFactory.getLog(RedisReleaseNotifier.class);
 
 	private final LockWaiter waiter;
@@ -74,9 +64,9 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
 	private final RedisMessageListenerContainer container;
 
-	private final AtomicLong subscriptions = new AtomicLong();
-
 	private final Lock lifecycleLock = new ReentrantLock();
+
+	private final ClassicSubscription subscription;
 
 	private volatile boolean running;
 
@@ -84,10 +74,6 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	private volatile boolean subscribed;
 
 	private @Nullable LettuceSubscriptionLoss lossWatch;
-
-	private @Nullable Thread retry;
-
-	private int failedSubscriptions;
 
 	private int phase = DEFAULT_PHASE;
 
@@ -110,11 +96,13 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		SimpleAsyncTaskExecutor subscriptionExecutor = new SimpleAsyncTaskExecutor("distlock-release-subscription-");
 		subscriptionExecutor.setDaemon(true);
 		this.container.setSubscriptionExecutor(subscriptionExecutor);
-		ExponentialBackOff recovery = new ExponentialBackOff(INITIAL_RETRY.toMillis(), 2);
-		recovery.setMaxInterval(MAX_RETRY.toMillis());
+		ExponentialBackOff recovery = new ExponentialBackOff(ClassicSubscription.INITIAL_RETRY.toMillis(), 2);
+		recovery.setMaxInterval(ClassicSubscription.MAX_RETRY.toMillis());
 		this.container.setRecoveryBackoff(recovery);
-		this.container.addMessageListener(new ReleaseListener(), new PatternTopic(RedisLockKeys.CHANNEL_PATTERN));
+		this.container.addMessageListener(new ClassicReleaseListener(waiter, () -> this.subscribed = true),
+				new PatternTopic(RedisLockKeys.CHANNEL_PATTERN));
 		this.container.afterPropertiesSet();
+		this.subscription = new ClassicSubscription(this.container, waiter, this.lifecycleLock, () -> this.running);
 	}
 
 	/**
@@ -131,12 +119,7 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 			}
 			this.running = true;
 			watchForLoss();
-			if (!subscribe()) {
-				Thread retry = new Thread(this::retrySubscription, "distlock-release-subscription-retry");
-				retry.setDaemon(true);
-				retry.start();
-				this.retry = retry;
-			}
+			this.subscription.start();
 		}
 		finally {
 			this.lifecycleLock.unlock();
@@ -157,12 +140,7 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 			if (lossWatch != null) {
 				lossWatch.close();
 			}
-			Thread retry = this.retry;
-			if (retry != null) {
-				retry.interrupt();
-				this.retry = null;
-			}
-			this.container.stop();
+			this.subscription.stop();
 		}
 		finally {
 			this.lifecycleLock.unlock();
@@ -222,87 +200,6 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 			this.lossWatch = LettuceSubscriptionLoss.watch(this.connectionFactory, RedisLockKeys.CHANNEL_PATTERN,
 					() -> this.subscribed = false);
 		}
-	}
-
-	private boolean subscribe() {
-		try {
-			this.container.start();
-			return true;
-		}
-		catch (RuntimeException ex) {
-			// Stopped, so that the next start tries again instead of doing nothing.
-			this.container.stop();
-			if (RedisCalls.isRedisError(ex, "NOPERM")) {
-				// Asking again will not help: the ACL rule has to change.
-				logger.warn(notificationsOff(this.waiter, ex));
-				return true;
-			}
-			if (this.failedSubscriptions++ == 0) {
-				logger.warn("Could not subscribe to lock releases, retrying in the background; until then waiting "
-						+ "callers poll with backoff: " + ex.getMessage());
-			}
-			else {
-				logger.debug("Could not subscribe to lock releases", ex);
-			}
-			return false;
-		}
-	}
-
-	static String notificationsOff(LockWaiter waiter, Throwable ex) {
-		return "Lock release notifications are off: the Redis user may not subscribe to the release channels ("
-				+ ex.getMessage() + "). Locks still work, but a waiting caller only notices a release when it "
-				+ "tries again: when the holder's lease would have ended, or after its backoff of up to "
-				+ waiter.getMaxBackoff().toMillis() + "ms. Allow the channel pattern '" + RedisLockKeys.CHANNEL_PATTERN
-				+ "' in the user's ACL rule to have waiters woken on release.";
-	}
-
-	private void retrySubscription() {
-		long backoff = INITIAL_RETRY.toMillis();
-		while (true) {
-			try {
-				Thread.sleep(backoff);
-			}
-			catch (InterruptedException ex) {
-				return;
-			}
-			this.lifecycleLock.lock();
-			try {
-				if (!this.running || Thread.currentThread() != this.retry) {
-					return;
-				}
-				if (subscribe()) {
-					this.retry = null;
-					return;
-				}
-			}
-			finally {
-				this.lifecycleLock.unlock();
-			}
-			backoff = Math.min(backoff * 2, MAX_RETRY.toMillis());
-		}
-	}
-
-	/**
-	 * Turns messages into signals, and a new subscription into a signal for everyone.
-	 */
-	private final class ReleaseListener implements MessageListener, SubscriptionListener {
-
-		@Override
-		public void onMessage(Message message, byte @Nullable [] pattern) {
-			RedisReleaseNotifier.this.waiter.signal(new String(message.getBody(), StandardCharsets.UTF_8));
-		}
-
-		@Override
-		public void onPatternSubscribed(byte[] pattern, long count) {
-			LockWaiter waiter = RedisReleaseNotifier.this.waiter;
-			RedisReleaseNotifier.this.subscribed = true;
-			if (RedisReleaseNotifier.this.subscriptions.getAndIncrement() > 0) {
-				logger.info("Resubscribed to lock releases; waking " + waiter.waiting()
-						+ " waiting thread(s), as releases may have been missed meanwhile");
-			}
-			waiter.signalAll();
-		}
-
 	}
 
 }

@@ -24,8 +24,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * One call of a lock script: the script with the keys and arguments of one operation.
- * {@link RedisLockClient} builds it in one place for its blocking call and for
- * {@link AsyncLockCalls}, so that both send exactly the same command.
+ * {@link LockScriptCalls} builds it in one place for the blocking calls of
+ * {@link RedisLockClient} and for {@link AsyncLockCalls}, so that both send exactly the
+ * same command.
  *
  * @param <T> the reply type of the script
  * @param script the script

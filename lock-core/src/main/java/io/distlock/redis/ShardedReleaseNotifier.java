@@ -46,14 +46,9 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
 	private final RedisReleaseNotifier classic;
 
-	// Waiting threads and Lettuce take its own lock; this notifier's monitor only orders
-	// start and stop, and is never taken while holding the other, so the two cannot
-	// deadlock.
+	// Keeps whether this notifier runs, under a lock of its own (which waiting threads
+	// and Lettuce take too); the phase is the classic notifier's.
 	private final ShardedSubscriptions subscriptions;
-
-	private volatile boolean running;
-
-	private int phase = RedisReleaseNotifier.DEFAULT_PHASE;
 
 	/**
 	 * Create a notifier that signals the given waiter.
@@ -72,11 +67,7 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	 * unreachable does not fail the start: waiters poll until a subscription works.
 	 */
 	@Override
-	public synchronized void start() {
-		if (this.running) {
-			return;
-		}
-		this.running = true;
+	public void start() {
 		this.subscriptions.start();
 	}
 
@@ -85,19 +76,18 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	 * backoff.
 	 */
 	@Override
-	public synchronized void stop() {
-		this.running = false;
+	public void stop() {
 		this.subscriptions.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return this.subscriptions.isRunning();
 	}
 
 	@Override
 	public int getPhase() {
-		return this.phase;
+		return this.classic.getPhase();
 	}
 
 	/**
@@ -108,7 +98,7 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	 * @return whether waiters are woken on release
 	 */
 	public boolean isSubscribed() {
-		return this.running && this.subscriptions.isConnected();
+		return this.subscriptions.isConnected();
 	}
 
 	/**
@@ -116,7 +106,6 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	 * @param phase the phase
 	 */
 	public void setPhase(int phase) {
-		this.phase = phase;
 		this.classic.setPhase(phase);
 	}
 

@@ -16,24 +16,13 @@
 
 package io.distlock.redis;
 
-import java.time.Duration;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisFuture;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
-import io.lettuce.core.codec.StringCodec;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import reactor.core.Disposable;
 
 import io.distlock.waiting.LockWaiter;
 
@@ -45,22 +34,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * background, and subscribes everything again after the cluster's topology changed.
  *
  * <p>
- * Each method holds one lock, which a waiting thread takes to change a subscription;
- * Lettuce's event loop must never wait for it, so failed commands are handled off that
- * loop. On Redis before 7 it falls back on the classic notifier; when the Redis user may
- * not subscribe, waiters poll.
+ * Each method holds one lock, which a waiting thread takes to change a subscription, and
+ * {@link ShardedChannels} to handle a failed command. On Redis before 7 it falls back on
+ * the classic notifier; when the Redis user may not subscribe, waiters poll.
  */
-final class ShardedSubscriptions {
-
-	private static final Duration RETRY = Duration.ofSeconds(1);
-
-	// How long a subscription may go unanswered before it is taken as failed.
-	private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(2);
+final class ShardedSubscriptions implements ShardedChannels.Owner {
 
 	// Logged as the notifier, the type that users configure and look for.
 	private static final Log logger = LogFactory.getLog(ShardedReleaseNotifier.class);
-
-	private final LettuceConnectionFactory connectionFactory;
 
 	private final LockWaiter waiter;
 
@@ -70,20 +51,16 @@ final class ShardedSubscriptions {
 	// on a monitor pins its carrier (before Java 24).
 	private final Lock lock = new ReentrantLock();
 
-	private final Set<String> subscribed = new HashSet<>();
+	private @Nullable ShardedChannels channels;
 
-	private @Nullable StatefulRedisClusterPubSubConnection<String, String> connection;
+	private final ShardedConnector connector;
 
-	private @Nullable Disposable topologyChanges;
-
-	private boolean running;
-
-	private boolean connecting;
+	private volatile boolean running;
 
 	private volatile Mode mode = Mode.SHARDED;
 
 	ShardedSubscriptions(LettuceConnectionFactory connectionFactory, LockWaiter waiter, RedisReleaseNotifier classic) {
-		this.connectionFactory = connectionFactory;
+		this.connector = new ShardedConnector(connectionFactory, this::connected);
 		this.waiter = waiter;
 		this.classic = classic;
 	}
@@ -95,13 +72,16 @@ final class ShardedSubscriptions {
 	void start() {
 		this.lock.lock();
 		try {
+			if (this.running) {
+				return;
+			}
 			this.running = true;
 			if (this.mode == Mode.CLASSIC) {
 				this.classic.start();
 				return;
 			}
 			this.waiter.setInterest(this::changed);
-			connection();
+			connect();
 		}
 		finally {
 			this.lock.unlock();
@@ -118,21 +98,22 @@ final class ShardedSubscriptions {
 			this.running = false;
 			this.waiter.setInterest(null);
 			this.classic.stop();
-			StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-			this.connection = null;
-			this.subscribed.clear();
-			Disposable topologyChanges = this.topologyChanges;
-			this.topologyChanges = null;
-			if (topologyChanges != null) {
-				topologyChanges.dispose();
-			}
-			if (connection != null) {
-				connection.closeAsync();
+			this.connector.close();
+			if (this.channels != null) {
+				this.channels.close();
+				this.channels = null;
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * Tell whether the subscriptions follow the waiters: started and not stopped since.
+	 */
+	boolean isRunning() {
+		return this.running;
 	}
 
 	/**
@@ -145,8 +126,8 @@ final class ShardedSubscriptions {
 		}
 		this.lock.lock();
 		try {
-			StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-			return this.running && this.mode == Mode.SHARDED && connection != null && connection.isOpen();
+			ShardedChannels channels = this.channels;
+			return this.running && this.mode == Mode.SHARDED && channels != null && channels.isOpen();
 		}
 		finally {
 			this.lock.unlock();
@@ -165,76 +146,41 @@ final class ShardedSubscriptions {
 			}
 			String channel = RedisLockKeys.of(resource).channel();
 			boolean wanted = this.waiter.isWaitedFor(resource);
-			if (wanted == this.subscribed.contains(channel)) {
+			ShardedChannels channels = this.channels;
+			if (wanted == (channels != null && channels.isSubscribed(channel))) {
 				return;
 			}
-			StatefulRedisClusterPubSubConnection<String, String> connection = connection();
-			if (connection == null) {
+			if (channels == null) {
 				// Subscribed once connected, if still waited for then.
+				connect();
 				return;
 			}
-			subscribe(connection, channel, wanted);
+			channels.change(channel, wanted);
 		}
 		finally {
 			this.lock.unlock();
 		}
 	}
 
-	private void subscribe(StatefulRedisClusterPubSubConnection<String, String> connection, String channel,
-			boolean wanted) {
-		if (wanted) {
-			this.subscribed.add(channel);
-			failed(connection.async().ssubscribe(channel), channel);
-		}
-		else {
-			this.subscribed.remove(channel);
-			failed(connection.async().sunsubscribe(channel), channel);
-		}
-	}
-
-	private @Nullable StatefulRedisClusterPubSubConnection<String, String> connection() {
-		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-		if (connection != null) {
-			return connection;
-		}
-		if (!this.connecting) {
-			connect(Duration.ZERO);
-		}
-		return null;
-	}
-
 	/**
-	 * Connect in the background, so that no waiting thread waits for a Redis that cannot
-	 * be reached: until then its waiters poll.
+	 * Connect in the background unless connected or connecting, so that no waiting thread
+	 * waits for a Redis that cannot be reached: until then its waiters poll.
 	 */
-	private void connect(Duration delay) {
-		AbstractRedisClient client = this.connectionFactory.getNativeClient();
-		if (!(client instanceof RedisClusterClient clusterClient)) {
-			logger.warn("Release notifications are off: " + ShardedReleaseNotifier.class.getSimpleName()
-					+ " needs a Lettuce connection factory for Redis Cluster; waiting callers poll instead");
+	private void connect() {
+		if (this.channels == null && !this.connector.connect()) {
 			this.mode = Mode.OFF;
-			return;
 		}
-		this.connecting = true;
-		CompletableFuture.runAsync(() -> {
-		}, CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS)).thenCompose((ignored) -> {
-			// Connecting asynchronously needs the cluster's topology, which the client
-			// only loads on its first synchronous connection: this thread may wait for
-			// it, no caller does.
-			clusterClient.getPartitions();
-			return clusterClient.connectPubSubAsync(StringCodec.UTF8);
-		}).whenComplete(this::connected);
 	}
 
 	private void connected(@Nullable StatefulRedisClusterPubSubConnection<String, String> connection,
 			@Nullable Throwable failure) {
 		this.lock.lock();
 		try {
-			this.connecting = false;
+			this.connector.ended();
 			if (connection == null) {
 				logger.debug("Could not connect for release notifications; waiting callers poll meanwhile", failure);
-				if (this.running && this.mode == Mode.SHARDED) {
-					connect(RETRY);
+				if (this.running && this.mode == Mode.SHARDED && !this.connector.connectAgain()) {
+					this.mode = Mode.OFF;
 				}
 				return;
 			}
@@ -242,18 +188,10 @@ final class ShardedSubscriptions {
 				connection.closeAsync();
 				return;
 			}
-			connection.addListener(new ShardedReleaseListener(this.waiter));
-			this.connection = connection;
+			this.channels = new ShardedChannels(connection, this.lock, this.waiter, this);
 			// Threads that began waiting while there was no connection.
 			this.waiter.waitedFor().forEach(this::changed);
-			AbstractRedisClient client = this.connectionFactory.getNativeClient();
-			if (client != null && this.topologyChanges == null) {
-				this.topologyChanges = client.getResources()
-					.eventBus()
-					.get()
-					.filter(ClusterTopologyChangedEvent.class::isInstance)
-					.subscribe((event) -> resubscribe());
-			}
+			this.connector.watchTopology(this::resubscribe);
 		}
 		finally {
 			this.lock.unlock();
@@ -270,12 +208,9 @@ final class ShardedSubscriptions {
 	private void resubscribe() {
 		this.lock.lock();
 		try {
-			StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-			if (!this.running || this.mode != Mode.SHARDED || connection == null) {
-				return;
-			}
-			for (String channel : Set.copyOf(this.subscribed)) {
-				failed(connection.async().ssubscribe(channel), channel);
+			ShardedChannels channels = this.channels;
+			if (channels != null && isCurrent(channels)) {
+				channels.resubscribeAll();
 			}
 		}
 		finally {
@@ -283,72 +218,27 @@ final class ShardedSubscriptions {
 		}
 	}
 
-	private void failed(RedisFuture<Void> command, String channel) {
-		// A copy, so that the timeout does not complete Lettuce's own command: one sent
-		// to
-		// a node that died stays queued there, and would otherwise never answer. Handled
-		// off Lettuce's event loop, which must never wait for this lock.
-		command.toCompletableFuture()
-			.copy()
-			.orTimeout(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-			.whenCompleteAsync((result, ex) -> {
-				if (ex != null) {
-					onFailure(channel, ex);
-				}
-			});
+	@Override
+	public boolean isCurrent(ShardedChannels channels) {
+		return this.running && this.mode == Mode.SHARDED && this.channels == channels;
 	}
 
-	/**
-	 * Subscribe to the channel again if its lock is still waited for: after a failover
-	 * the first attempts may go to a node that no longer serves it.
-	 */
-	private void retry(String channel) {
-		this.lock.lock();
-		try {
-			StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-			String resource = RedisLockKeys.resourceOfChannel(channel);
-			if (this.running && this.mode == Mode.SHARDED && connection != null && resource != null
-					&& this.waiter.isWaitedFor(resource) && this.subscribed.add(channel)) {
-				failed(connection.async().ssubscribe(channel), channel);
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+	@Override
+	public void noShardedPubSub() {
+		// Redis before 7: the lock client publishes classic messages there.
+		logger.info("Redis has no sharded pub/sub (SSUBSCRIBE, Redis 7 and later); "
+				+ "subscribing to classic release channels instead");
+		this.mode = Mode.CLASSIC;
+		this.waiter.setInterest(null);
+		this.classic.start();
+		this.waiter.signalAll();
 	}
 
-	private void onFailure(String channel, Throwable ex) {
-		this.lock.lock();
-		try {
-			String message = String.valueOf(ex.getMessage());
-			this.subscribed.remove(channel);
-			if (this.mode != Mode.SHARDED || !this.running) {
-				return;
-			}
-			if (message.contains("unknown command")) {
-				// Redis before 7: the lock client publishes classic messages there.
-				logger.info("Redis has no sharded pub/sub (SSUBSCRIBE, Redis 7 and later); "
-						+ "subscribing to classic release channels instead");
-				this.mode = Mode.CLASSIC;
-				this.waiter.setInterest(null);
-				this.classic.start();
-				this.waiter.signalAll();
-			}
-			else if (message.contains("NOPERM")) {
-				logger.warn(RedisReleaseNotifier.notificationsOff(this.waiter, ex));
-				this.mode = Mode.OFF;
-				this.waiter.setInterest(null);
-			}
-			else {
-				logger.debug("Could not subscribe to " + channel + "; its waiters poll meanwhile, and it is tried "
-						+ "again in " + RETRY.toMillis() + "ms", ex);
-				CompletableFuture.delayedExecutor(RETRY.toMillis(), TimeUnit.MILLISECONDS)
-					.execute(() -> retry(channel));
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+	@Override
+	public void forbidden(Throwable ex) {
+		logger.warn(ClassicSubscription.notificationsOff(this.waiter, ex));
+		this.mode = Mode.OFF;
+		this.waiter.setInterest(null);
 	}
 
 	private enum Mode {

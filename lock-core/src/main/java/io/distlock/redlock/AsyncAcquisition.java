@@ -90,7 +90,7 @@ final class AsyncAcquisition {
 			long confirmed = acquisitions.atToken().size();
 			if (confirmed < quorum) {
 				long raiseDeadline = System.nanoTime() + this.client.nodeTimeout().toNanos() * 2;
-				confirmed += RedlockClient.count(awaitAll(raises, raiseDeadline, this.key));
+				confirmed += NodeCalls.count(awaitAll(raises, raiseDeadline, this.key));
 			}
 			// Otherwise the raises of the lagging nodes go on unawaited: they only bring
 			// those nodes' counters up for later acquisitions.

@@ -18,21 +18,10 @@ package io.distlock.redlock;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
-import java.util.stream.IntStream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -118,9 +107,6 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	 */
 	static final int QUEUED_PER_NODE = 1024;
 
-	// The reply of a node whose pool had no room for the call.
-	private static final Object SATURATED = new Object();
-
 	private final List<RaisableFencingLockClient> nodes;
 
 	private final int quorum;
@@ -129,13 +115,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 
 	private final Duration nodeTimeout;
 
-	private final int threadsPerNode;
-
-	private final int queuedPerNode;
-
-	private final List<ThreadPoolExecutor> executors;
-
-	private final List<Integer> allNodes;
+	private final NodeCalls calls;
 
 	private final @Nullable List<AsyncFencingLockCalls> asyncNodes;
 
@@ -173,12 +153,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		this.clockDriftFactor = clockDriftFactor;
 		this.nodeTimeout = nodeTimeout;
 		Assert.isTrue(threadsPerNode >= 1 && queuedPerNode >= 1, "A node needs at least 1 thread and 1 queued call");
-		this.threadsPerNode = threadsPerNode;
-		this.queuedPerNode = queuedPerNode;
-		this.executors = IntStream.range(0, nodes.size())
-			.mapToObj((index) -> nodeExecutor(index, threadsPerNode, queuedPerNode))
-			.toList();
-		this.allNodes = IntStream.range(0, nodes.size()).boxed().toList();
+		this.calls = new NodeCalls(this.nodes, this.quorum, nodeTimeout, threadsPerNode, queuedPerNode);
 		this.asyncNodes = asyncNodes(this.nodes);
 	}
 
@@ -236,29 +211,13 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		if (async != null) {
 			return new AsyncAcquisition(this, async, key, ownerToken, ttl).acquire();
 		}
-		long start = System.nanoTime();
-		List<@Nullable Object> replies = onAllNodes(key, (node) -> node.tryAcquire(key, ownerToken, ttl));
-		measureClocks(key, replies, ttl, start);
-		Acquisitions acquisitions = Acquisitions.of(replies);
-		if (acquisitions.holding().size() >= this.quorum) {
-			long fencingToken = acquisitions.fencingToken();
-			List<Integer> below = acquisitions.below();
-			List<@Nullable Object> raised = onNodes(below, key,
-					(node) -> node.raiseFencingToken(key, ownerToken, fencingToken));
-			long confirmed = acquisitions.atToken().size() + count(raised);
-			if (confirmed >= this.quorum && validity(ttl, start) > 0) {
-				return new AcquireResult.Acquired(fencingToken);
-			}
-		}
-		releaseQuietly(key, ownerToken);
-		answered(key, "acquire", replies);
-		return new AcquireResult.Busy(acquisitions.busyFor());
+		return PooledAcquisition.acquire(this, this.calls, key, ownerToken, ttl);
 	}
 
 	@Override
 	public boolean release(String key, String ownerToken) {
 		List<@Nullable Object> replies = answered(key, "release", releaseOnAllNodes(key, ownerToken));
-		return count(replies) >= this.quorum;
+		return NodeCalls.count(replies) >= this.quorum;
 	}
 
 	/**
@@ -268,7 +227,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	List<@Nullable Object> releaseOnAllNodes(String key, String ownerToken) {
 		List<AsyncFencingLockCalls> async = this.asyncNodes;
 		if (async == null) {
-			return onAllNodes(key, (node) -> node.release(key, ownerToken));
+			return this.calls.onAll(key, (node) -> node.release(key, ownerToken));
 		}
 		List<CompletableFuture<Boolean>> releases = async.stream()
 			.map((node) -> AsyncAcquisition.started(() -> node.release(key, ownerToken)))
@@ -279,9 +238,9 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
 		long start = System.nanoTime();
-		List<@Nullable Object> replies = answered(key, "renew",
-				onAllNodes(key, (node) -> node.renew(key, ownerToken, ttl)));
-		return count(replies) >= this.quorum && validity(ttl, start) > 0;
+		List<@Nullable Object> replies = this.calls.answeredOnAll(key, "renew",
+				(node) -> node.renew(key, ownerToken, ttl));
+		return NodeCalls.count(replies) >= this.quorum && validity(ttl, start) > 0;
 	}
 
 	@Override
@@ -291,7 +250,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		}
 		long start = System.nanoTime();
 		String key = renewals.get(0).key();
-		List<@Nullable Object> replies = answered(key, "renew", onAllNodes(key, (node) -> node.renewAll(renewals)));
+		List<@Nullable Object> replies = this.calls.answeredOnAll(key, "renew", (node) -> node.renewAll(renewals));
 		boolean[] renewed = new boolean[renewals.size()];
 		for (int i = 0; i < renewed.length; i++) {
 			int confirmed = 0;
@@ -307,9 +266,8 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 
 	@Override
 	public boolean isHeld(String key, String ownerToken) {
-		List<@Nullable Object> replies = answered(key, "check",
-				onAllNodes(key, (node) -> node.isHeld(key, ownerToken)));
-		return count(replies) >= this.quorum;
+		return NodeCalls
+			.count(this.calls.answeredOnAll(key, "check", (node) -> node.isHeld(key, ownerToken))) >= this.quorum;
 	}
 
 	/**
@@ -327,27 +285,9 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	@Override
 	public LockState inspect(String key) {
 		assertInspectable();
-		List<@Nullable Object> replies = answered(key, "inspect",
-				onAllNodes(key, (node) -> ((InspectableLockClient) node).inspect(key)));
-		Map<String, List<LockState>> byHolder = new HashMap<>();
-		@Nullable Long lastFencingToken = null;
-		for (Object reply : replies) {
-			if (reply instanceof LockState state) {
-				if (state.held() && state.holder() != null) {
-					byHolder.computeIfAbsent(state.holder(), (holder) -> new ArrayList<>()).add(state);
-				}
-				if (state.lastFencingToken() != null
-						&& (lastFencingToken == null || state.lastFencingToken() > lastFencingToken)) {
-					lastFencingToken = state.lastFencingToken();
-				}
-			}
-		}
-		for (Map.Entry<String, List<LockState>> holder : byHolder.entrySet()) {
-			if (holder.getValue().size() >= this.quorum) {
-				return new LockState(true, shortestLease(holder.getValue()), lastFencingToken, 0, holder.getKey());
-			}
-		}
-		return new LockState(false, null, lastFencingToken, 0, null);
+		return MajorityState.of(
+				this.calls.answeredOnAll(key, "inspect", (node) -> ((InspectableLockClient) node).inspect(key)),
+				this.quorum);
 	}
 
 	/**
@@ -361,9 +301,8 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	@Override
 	public boolean forceRelease(String key) {
 		assertInspectable();
-		List<@Nullable Object> replies = answered(key, "force-release",
-				onAllNodes(key, (node) -> ((InspectableLockClient) node).forceRelease(key)));
-		return count(replies) > 0;
+		return NodeCalls.count(this.calls.answeredOnAll(key, "force-release",
+				(node) -> ((InspectableLockClient) node).forceRelease(key))) > 0;
 	}
 
 	/**
@@ -371,7 +310,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.executors.forEach(ThreadPoolExecutor::shutdownNow);
+		this.calls.close();
 	}
 
 	long validity(Duration ttl, long start) {
@@ -393,15 +332,6 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		}
 	}
 
-	private static @Nullable Duration shortestLease(List<LockState> states) {
-		// A node holding the key without expiry does not shorten the lease.
-		return states.stream()
-			.map(LockState::remainingLease)
-			.filter(Objects::nonNull)
-			.min(Duration::compareTo)
-			.orElse(null);
-	}
-
 	void releaseQuietly(String key, String ownerToken) {
 		// A caller that was interrupted stopped waiting for the nodes, but some may have
 		// taken the lock: the interrupt is held back while the release is waited for, or
@@ -420,113 +350,12 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 		}
 	}
 
-	private List<@Nullable Object> onAllNodes(String key, Function<RaisableFencingLockClient, Object> operation) {
-		return onNodes(this.allNodes, key, operation);
-	}
-
 	/**
-	 * Run the operation on every given node at once and collect each node's reply:
-	 * {@code null} where the node failed or did not answer in time, {@link #SATURATED}
-	 * where its pool had no room for the call.
-	 */
-	private List<@Nullable Object> onNodes(List<Integer> indices, String key,
-			Function<RaisableFencingLockClient, Object> operation) {
-		List<@Nullable Future<Object>> futures = new ArrayList<>(indices.size());
-		List<@Nullable Object> replies = new ArrayList<>(indices.size());
-		for (int index : indices) {
-			RaisableFencingLockClient node = this.nodes.get(index);
-			ThreadPoolExecutor executor = this.executors.get(index);
-			try {
-				futures.add(executor.submit(() -> operation.apply(node)));
-			}
-			catch (RejectedExecutionException ex) {
-				futures.add(null);
-			}
-		}
-		long deadline = System.nanoTime() + this.nodeTimeout.toNanos() * 2;
-		for (int i = 0; i < indices.size(); i++) {
-			ThreadPoolExecutor executor = this.executors.get(indices.get(i));
-			Future<Object> future = futures.get(i);
-			if (future == null) {
-				replies.add(executor.isShutdown() ? null : SATURATED);
-			}
-			else {
-				replies.add(reply(executor, future, deadline, key));
-			}
-		}
-		return replies;
-	}
-
-	private static @Nullable Object reply(ThreadPoolExecutor executor, Future<Object> future, long deadline,
-			String key) {
-		try {
-			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			giveUp(executor, future);
-			return null;
-		}
-		catch (Exception ex) {
-			giveUp(executor, future);
-			if (logger.isDebugEnabled()) {
-				logger.debug("A Redlock node failed for '" + key + "': " + ex);
-			}
-			return null;
-		}
-	}
-
-	private static void giveUp(ThreadPoolExecutor executor, Future<Object> future) {
-		future.cancel(true);
-		// Out of the queue at once, so that calls nobody waits for do not fill it.
-		if (future instanceof Runnable queued) {
-			executor.remove(queued);
-		}
-	}
-
-	/**
-	 * Return the replies if a majority of the nodes answered, since only then does "not
-	 * held" mean not held rather than not known.
+	 * Return the replies if a majority of the nodes answered: see
+	 * {@link NodeCalls#answered}.
 	 */
 	List<@Nullable Object> answered(String key, String operation, List<@Nullable Object> replies) {
-		long answered = replies.stream().filter((reply) -> reply != null && reply != SATURATED).count();
-		if (answered < this.quorum) {
-			long saturated = replies.stream().filter((reply) -> reply == SATURATED).count();
-			throw new LockBackendException(key,
-					"Only " + answered + " of " + this.nodes.size() + " Redlock nodes answered to " + operation
-							+ " lock '" + key + "'; " + this.quorum + " are needed"
-							+ ((saturated > 0) ? saturation(saturated) : ""),
-					null);
-		}
-		return replies;
-	}
-
-	static long count(List<@Nullable Object> replies) {
-		return replies.stream().filter(Boolean.TRUE::equals).count();
-	}
-
-	private String saturation(long saturated) {
-		return ". " + saturated + ((saturated != 1) ? " nodes were" : " node was") + " too busy to take the call: "
-				+ "each node runs at most " + this.threadsPerNode + " calls at once and queues " + this.queuedPerNode
-				+ " more, and a call to a slow node holds its thread for up to the node timeout of "
-				+ this.nodeTimeout.toMillis() + "ms";
-	}
-
-	private static ThreadPoolExecutor nodeExecutor(int index, int threads, int queued) {
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-				new ArrayBlockingQueue<>(queued), daemonThreads(index));
-		// Threads of a quiet node are not kept.
-		executor.allowCoreThreadTimeOut(true);
-		return executor;
-	}
-
-	private static ThreadFactory daemonThreads(int index) {
-		AtomicInteger count = new AtomicInteger();
-		return (runnable) -> {
-			Thread thread = new Thread(runnable, "distlock-redlock-" + index + "-" + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
+		return this.calls.answered(key, operation, replies);
 	}
 
 }

@@ -16,8 +16,6 @@
 
 package io.distlock.redlock;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +27,6 @@ import java.util.concurrent.TimeoutException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import org.jspecify.annotations.Nullable;
@@ -38,7 +35,6 @@ import io.distlock.redis.RedisLockClient;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.Assert;
@@ -109,17 +105,18 @@ public final class RedlockNodes implements AutoCloseable {
 		// Every URL is checked before any is connected to: a password with a comma,
 		// split in two by a comma-separated property, can leave a first half that looks
 		// like a valid URL, whose "host" would otherwise be logged as unreachable.
-		List<Node> nodes = new ArrayList<>(urls.size());
+		List<NodeUrls.Node> nodes = new ArrayList<>(urls.size());
 		for (int i = 0; i < urls.size(); i++) {
-			Node node = parse(i, urls.get(i));
+			NodeUrls.Node node = NodeUrls.parse(i, urls.get(i));
 			if (sslOptions != null && !node.ssl()) {
-				throw invalid(i, urls.get(i), "TLS settings are given for the nodes, but it is not a rediss:// URL");
+				throw NodeUrls.invalid(i, urls.get(i),
+						"TLS settings are given for the nodes, but it is not a rediss:// URL");
 			}
 			nodes.add(node);
 		}
 		List<LettuceConnectionFactory> factories = new ArrayList<>(urls.size());
 		try {
-			for (Node node : nodes) {
+			for (NodeUrls.Node node : nodes) {
 				factories.add(connectionFactory(node, timeout, sslOptions));
 			}
 		}
@@ -193,30 +190,7 @@ public final class RedlockNodes implements AutoCloseable {
 		this.connectionFactories.forEach(LettuceConnectionFactory::destroy);
 	}
 
-	private static Node parse(int index, String url) {
-		String problem = problem(url);
-		if (problem != null) {
-			throw invalid(index, url, problem);
-		}
-		RedisURI uri;
-		try {
-			uri = RedisURI.create(url);
-		}
-		catch (RuntimeException ex) {
-			// Without the cause, whose message may quote the URL.
-			throw invalid(index, url, "Lettuce cannot read it");
-		}
-		// Spring Data Redis maps the URL's host, port, database and credentials, on every
-		// Lettuce version it supports (Lettuce 7 removed RedisURI.getPassword()).
-		if (!(uri.getSentinels().isEmpty() && uri.getSocket() == null && LettuceConnectionFactory
-			.createRedisConfiguration(uri) instanceof RedisStandaloneConfiguration server)) {
-			throw new IllegalArgumentException(
-					"distlock.redlock.nodes[" + index + "] must name one standalone Redis master");
-		}
-		return new Node(server, uri.isSsl());
-	}
-
-	private static LettuceConnectionFactory connectionFactory(Node node, Duration timeout,
+	private static LettuceConnectionFactory connectionFactory(NodeUrls.Node node, Duration timeout,
 			@Nullable SslOptions sslOptions) {
 		ClientOptions.Builder options = ClientOptions.builder()
 			.socketOptions(SocketOptions.builder().connectTimeout(connectTimeout(timeout)).build());
@@ -258,43 +232,6 @@ public final class RedlockNodes implements AutoCloseable {
 	}
 
 	/**
-	 * Return why the URL cannot name a Redis node, in words of our own: the messages of
-	 * the URI and Lettuce parsers quote the URL.
-	 */
-	private static @Nullable String problem(String url) {
-		if (scheme(url) == null) {
-			return "it does not start with redis:// or rediss://";
-		}
-		URI syntax;
-		try {
-			syntax = new URI(url);
-		}
-		catch (URISyntaxException ex) {
-			return "it is no URI; a character in it needs percent-encoding";
-		}
-		if (syntax.getHost() == null) {
-			return "it names no host, or its port is not a number";
-		}
-		return null;
-	}
-
-	private static IllegalArgumentException invalid(int index, String url, String problem) {
-		return new IllegalArgumentException(
-				"distlock.redlock.nodes[" + index + "] " + shown(url) + " is not a valid Redis URL: " + problem
-						+ ". Expected redis://[[user]:password@]host[:port][/database] or rediss://...; percent-encode "
-						+ "a ',', '@', '/', '#' or '%' in the user or password (a comma splits the comma-separated "
-						+ "property in two)");
-	}
-
-	/**
-	 * Show an invalid URL by its scheme alone, if it is one of Redis: anything else of it
-	 * may be, or hold, a user name or password.
-	 */
-	private static String shown(String url) {
-		return (scheme(url) != null) ? "(" + redact(url) + ", the rest not shown)" : "(not shown)";
-	}
-
-	/**
 	 * Return a form of a node URL that is safe to show in a message or a log: its scheme
 	 * alone, if it is one of Redis, since anything else of it may be, or hold, a user
 	 * name or password.
@@ -302,27 +239,7 @@ public final class RedlockNodes implements AutoCloseable {
 	 * @return {@code redis://...}, {@code rediss://...}, or {@code ...} for anything else
 	 */
 	public static String redact(String url) {
-		String scheme = scheme(url);
-		return (scheme != null) ? scheme + "..." : "...";
-	}
-
-	private static @Nullable String scheme(String url) {
-		for (String scheme : new String[] { "redis://", "rediss://" }) {
-			if (url.startsWith(scheme)) {
-				return scheme;
-			}
-		}
-		return null;
-	}
-
-	/**
-	 * A node URL that was checked and is about to be connected to.
-	 *
-	 * @param server the host, port, database and credentials
-	 * @param ssl whether to connect with TLS
-	 */
-	private record Node(RedisStandaloneConfiguration server, boolean ssl) {
-
+		return NodeUrls.redact(url);
 	}
 
 }

@@ -19,9 +19,6 @@ package io.distlock.waiting;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,9 +49,9 @@ public final class LockWaiter {
 
 	private final long maxBackoffNanos;
 
-	private final ConcurrentHashMap<String, Queue<Waiter>> waiters = new ConcurrentHashMap<>();
+	private final KeyedQueues<Waiter> waiters = new KeyedQueues<>();
 
-	private final ConcurrentHashMap<String, Queue<Waiter>> byResource = new ConcurrentHashMap<>();
+	private final KeyedQueues<Waiter> byResource = new KeyedQueues<>();
 
 	private volatile @Nullable Interest interest;
 
@@ -122,7 +119,7 @@ public final class LockWaiter {
 	 */
 	public Waiter register(String key, String resource) {
 		Waiter waiter = new Waiter(key, resource, Thread.currentThread());
-		add(this.waiters, key, waiter);
+		this.waiters.add(key, waiter);
 		return waiter;
 	}
 
@@ -138,7 +135,7 @@ public final class LockWaiter {
 	 */
 	public Waiter registerNonBlocking(String key, String resource) {
 		Waiter waiter = new Waiter(key, resource, null);
-		add(this.waiters, key, waiter);
+		this.waiters.add(key, waiter);
 		return waiter;
 	}
 
@@ -149,7 +146,7 @@ public final class LockWaiter {
 	 * @return whether it has a local waiter
 	 */
 	public boolean isWaitedFor(String resource) {
-		return this.byResource.containsKey(resource);
+		return this.byResource.contains(resource);
 	}
 
 	/**
@@ -157,7 +154,7 @@ public final class LockWaiter {
 	 * @return a snapshot of the resources waited for
 	 */
 	public Set<String> waitedFor() {
-		return Set.copyOf(this.byResource.keySet());
+		return this.byResource.keys();
 	}
 
 	/**
@@ -171,27 +168,6 @@ public final class LockWaiter {
 		if (queue != null) {
 			queue.forEach(Waiter::wake);
 		}
-	}
-
-	private static boolean add(ConcurrentHashMap<String, Queue<Waiter>> map, String key, Waiter waiter) {
-		boolean[] first = new boolean[1];
-		map.compute(key, (k, queue) -> {
-			first[0] = (queue == null);
-			Queue<Waiter> result = (queue != null) ? queue : new ConcurrentLinkedQueue<>();
-			result.add(waiter);
-			return result;
-		});
-		return first[0];
-	}
-
-	private static boolean remove(ConcurrentHashMap<String, Queue<Waiter>> map, String key, Waiter waiter) {
-		boolean[] last = new boolean[1];
-		map.computeIfPresent(key, (k, queue) -> {
-			queue.remove(waiter);
-			last[0] = queue.isEmpty();
-			return last[0] ? null : queue;
-		});
-		return last[0];
 	}
 
 	/**
@@ -215,7 +191,7 @@ public final class LockWaiter {
 	 * releases may have been missed.
 	 */
 	public void signalAll() {
-		this.waiters.values().forEach((queue) -> queue.forEach(Waiter::wake));
+		this.waiters.forEach(Waiter::wake);
 	}
 
 	/**
@@ -223,18 +199,18 @@ public final class LockWaiter {
 	 * @return the number of waiting threads
 	 */
 	public int waiting() {
-		return this.waiters.values().stream().mapToInt(Queue::size).sum();
+		return this.waiters.size();
 	}
 
 	private void unregister(Waiter waiter) {
-		remove(this.waiters, waiter.key, waiter);
-		if (waiter.parked && remove(this.byResource, waiter.resource, waiter)) {
+		this.waiters.remove(waiter.key, waiter);
+		if (waiter.parked && this.byResource.remove(waiter.resource, waiter)) {
 			tellInterest(waiter.resource);
 		}
 	}
 
 	private void parked(Waiter waiter) {
-		if (add(this.byResource, waiter.resource, waiter)) {
+		if (this.byResource.add(waiter.resource, waiter)) {
 			tellInterest(waiter.resource);
 		}
 	}
@@ -282,7 +258,8 @@ public final class LockWaiter {
 		// non-blocking caller may call from a different thread each time.
 		private volatile boolean parked;
 
-		private long backoffNanos = LockWaiter.this.initialBackoffNanos;
+		private final WaitBackoff backoff = new WaitBackoff(LockWaiter.this.initialBackoffNanos,
+				LockWaiter.this.maxBackoffNanos);
 
 		Waiter(String key, String resource, @Nullable Thread thread) {
 			this.key = key;
@@ -332,11 +309,7 @@ public final class LockWaiter {
 				this.parked = true;
 				parked(this);
 			}
-			long backoff = this.backoffNanos;
-			this.backoffNanos = Math.min(backoff * 2, LockWaiter.this.maxBackoffNanos);
-			// Jitter spreads out the retries of waiters that missed the same release.
-			long sleep = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-			return (busyForNanos >= 0) ? Math.min(sleep, busyForNanos) : sleep;
+			return this.backoff.nextPauseNanos(busyForNanos);
 		}
 
 		/**

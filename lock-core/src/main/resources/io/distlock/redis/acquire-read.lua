@@ -29,20 +29,22 @@
 --
 -- The sorted set expires with its latest lease, so that a key whose readers all crashed
 -- costs a writer nothing more than on a key never read.
-local announce = ARGV[4] ~= '0'
+-- A refusal: the writer's lock key or marker (KEYS[1] or KEYS[4]) still lives for the
+-- given milliseconds (-1: no expiry). Unless nobody waits on the attempt, it is announced
+-- for as long, or for a second when the key has no expiry.
+local function refused(milliseconds)
+  if ARGV[4] ~= '0' then
+    redis.call('SET', KEYS[5], '1', 'PX', (milliseconds > 0) and milliseconds or 1000)
+  end
+  return {0, milliseconds}
+end
 local lease = redis.call('PTTL', KEYS[1])
 if lease ~= -2 then
-  if announce then
-    redis.call('SET', KEYS[5], '1', 'PX', (lease > 0) and lease or 1000)
-  end
-  return {0, lease}
+  return refused(lease)
 end
 local waiting = redis.call('PTTL', KEYS[4])
 if waiting ~= -2 then
-  if announce then
-    redis.call('SET', KEYS[5], '1', 'PX', (waiting > 0) and waiting or 1000)
-  end
-  return {0, waiting}
+  return refused(waiting)
 end
 local now, micros = server_time()
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)

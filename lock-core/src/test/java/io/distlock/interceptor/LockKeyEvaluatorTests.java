@@ -383,8 +383,7 @@ class LockKeyEvaluatorTests {
 	private static LockOperation operation(String methodName, String key) {
 		Method method = KeyExpressionParserTests.method(Orders.class, methodName);
 		KeyExpression expression = new KeyExpressionParser(null).parse(key, "", method);
-		return LockOperation.builder(method)
-			.key(expression)
+		return new LockOperationBuilder(method).key(expression)
 			.ttl(Duration.ofSeconds(10))
 			.waitTime(Duration.ZERO)
 			.lockName("Orders.test")
@@ -397,8 +396,7 @@ class LockKeyEvaluatorTests {
 		List<KeyExpression> expressions = Arrays.stream(keys)
 			.map((key) -> parser.parse(key, name, method, "keys"))
 			.toList();
-		return LockOperation.builder(method)
-			.name(name)
+		return new LockOperationBuilder(method).name(name)
 			.key(parser.parse("", name, method))
 			.keys(expressions)
 			.ttl(Duration.ofSeconds(10))

@@ -391,13 +391,12 @@ class LockOperationParserTests {
 	@ParameterizedTest
 	@CsvSource({ "pay, BLOCKING", "payLater, STAGE", "payStage, STAGE", "reserve, MONO", "reserveAll, FLUX",
 			"publish, FLUX" })
-	void returnTypeDecidesHowLongTheLockIsHeld(String methodName, LockOperation.Shape shape) {
+	void returnTypeDecidesHowLongTheLockIsHeld(String methodName, MethodShape shape) {
 		LockOperation operation = parse(Map.of(), methodName);
 
 		assertThat(operation.shape()).isEqualTo(shape);
-		assertThat(operation.async()).isEqualTo(shape == LockOperation.Shape.STAGE);
-		assertThat(operation.reactive())
-			.isEqualTo(shape == LockOperation.Shape.MONO || shape == LockOperation.Shape.FLUX);
+		assertThat(operation.async()).isEqualTo(shape == MethodShape.STAGE);
+		assertThat(operation.reactive()).isEqualTo(shape == MethodShape.MONO || shape == MethodShape.FLUX);
 	}
 
 	@Test

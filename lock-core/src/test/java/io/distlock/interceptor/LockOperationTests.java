@@ -63,16 +63,16 @@ class LockOperationTests {
 		KeyExpression key = this.parser.parse("#id", "", method);
 
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> LockOperation.builder(method).ttl(TTL).waitTime(Duration.ZERO).lockName("n").build())
+			.isThrownBy(() -> new LockOperationBuilder(method).ttl(TTL).waitTime(Duration.ZERO).lockName("n").build())
 			.withMessage("'key' must not be null");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> LockOperation.builder(method).key(key).waitTime(Duration.ZERO).lockName("n").build())
+			.isThrownBy(() -> new LockOperationBuilder(method).key(key).waitTime(Duration.ZERO).lockName("n").build())
 			.withMessage("'ttl' must not be null");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> LockOperation.builder(method).key(key).ttl(TTL).lockName("n").build())
+			.isThrownBy(() -> new LockOperationBuilder(method).key(key).ttl(TTL).lockName("n").build())
 			.withMessage("'waitTime' must not be null");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> LockOperation.builder(method).key(key).ttl(TTL).waitTime(Duration.ZERO).build())
+			.isThrownBy(() -> new LockOperationBuilder(method).key(key).ttl(TTL).waitTime(Duration.ZERO).build())
 			.withMessage("'lockName' must not be null");
 	}
 
@@ -113,10 +113,9 @@ class LockOperationTests {
 				.withName("Orders.pay"));
 	}
 
-	private LockOperation.Builder minimal() {
+	private LockOperationBuilder minimal() {
 		Method method = method();
-		return LockOperation.builder(method)
-			.key(this.parser.parse("#id", "", method))
+		return new LockOperationBuilder(method).key(this.parser.parse("#id", "", method))
 			.ttl(TTL)
 			.waitTime(Duration.ofSeconds(2))
 			.lockName("Orders.pay");

@@ -55,7 +55,7 @@ class RedlockReleaseIntegrationTests {
 				RedlockNodes nodes = RedlockNodes.connect(servers.uris(), NODE_TIMEOUT);
 				RedlockClient client = new RedlockClient(nodes.clients(), 0.01, NODE_TIMEOUT)) {
 			LockTemplate template = new LockTemplate(client);
-			template.setLockListeners(List.of(new LockListener() {
+			template.getSettings().setLockListeners(List.of(new LockListener() {
 
 				@Override
 				public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {

@@ -70,11 +70,11 @@ final class ClusterApplication implements AutoCloseable {
 		this.notifier.start();
 		this.renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
 		this.template = new LockTemplate(this.client, waiter);
-		this.template.setLeaseRenewer(this.renewer);
+		this.template.getSettings().setLeaseRenewer(this.renewer);
 		ReactiveRedisLockClient reactiveClient = new ReactiveRedisLockClient(this.connectionFactory);
 		reactiveClient.setShardedReleaseMessages(true);
 		reactiveClient.afterPropertiesSet();
-		this.reactiveTemplate = new ReactiveLockTemplate(reactiveClient, waiter, this.renewer);
+		this.reactiveTemplate = new ReactiveLockTemplate(reactiveClient, waiter, this.template.getSettings());
 	}
 
 	/**

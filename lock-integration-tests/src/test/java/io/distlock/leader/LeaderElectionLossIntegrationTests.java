@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.distlock.engine.LockSettings;
 import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.waiting.LockWaiter;
@@ -60,11 +61,13 @@ class LeaderElectionLossIntegrationTests {
 
 	private LeaderElection election;
 
+	private final LockSettings settings = new LockSettings();
+
 	@BeforeEach
 	void createElection() {
 		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
 		this.election = new LeaderElection(new RedisLockClient(this.connectionFactory),
-				new LockWaiter(Duration.ofMillis(500)), NAME);
+				new LockWaiter(Duration.ofMillis(500)), NAME, this.settings);
 	}
 
 	@AfterEach
@@ -78,7 +81,7 @@ class LeaderElectionLossIntegrationTests {
 	void leadershipIsRevokedWhileALostLockListenerStillBlocks() throws Exception {
 		CountDownLatch listenerEntered = new CountDownLatch(1);
 		this.election.setTtl(Duration.ofMillis(600));
-		this.election.setLockListeners(List.of(new LockListener() {
+		this.settings.setLockListeners(List.of(new LockListener() {
 
 			@Override
 			public void onLost(LockEvent.Lost event) {

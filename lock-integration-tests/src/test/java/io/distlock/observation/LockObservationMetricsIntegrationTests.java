@@ -34,11 +34,8 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
-import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.test.RedisConnections;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import io.distlock.test.LockStack;
 
 import static io.distlock.observation.DefaultLockObservationConvention.LOCK_NAME;
 import static io.distlock.observation.DefaultLockObservationConvention.OUTCOME;
@@ -59,22 +56,25 @@ class LockObservationMetricsIntegrationTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private LettuceConnectionFactory connectionFactory;
+	private LockStack stack;
 
 	private LockTemplate template;
 
 	@BeforeEach
 	void createTemplate() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.template = new LockTemplate(new RedisLockClient(this.connectionFactory));
 		ObservationRegistry observationRegistry = ObservationRegistry.create();
 		observationRegistry.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.registry));
-		this.template.setObservationRegistry(observationRegistry);
+		this.stack = LockStack.on(redis.endpoint())
+			.withoutReleaseNotifier()
+			.withoutLeaseRenewer()
+			.observationRegistry(observationRegistry)
+			.build();
+		this.template = this.stack.template();
 	}
 
 	@AfterEach
 	void destroy() {
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 	@Test

@@ -18,6 +18,7 @@ package io.distlock.plain;
 import java.time.Duration;
 
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockSettings;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
 import io.distlock.waiting.LockWaiter;
@@ -64,9 +65,10 @@ public class LockingConfiguration {
 
 	@Bean
 	LockTemplate lockTemplate(LockClient lockClient, LockWaiter lockWaiter, LeaseRenewer leaseRenewer) {
-		LockTemplate template = new LockTemplate(lockClient, lockWaiter);
-		template.setLeaseRenewer(leaseRenewer);
-		return template;
+		// Key prefix, renewer, listeners, observations: what the front doors share.
+		LockSettings settings = new LockSettings();
+		settings.setLeaseRenewer(leaseRenewer);
+		return new LockTemplate(lockClient, lockWaiter, settings);
 	}
 
 	// For @DistributedLocked: the definitions, the interceptor and the advisor.

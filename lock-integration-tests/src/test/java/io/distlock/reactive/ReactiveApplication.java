@@ -54,9 +54,9 @@ final class ReactiveApplication implements AutoCloseable {
 		this.notifier.start();
 		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
 		this.blockingTemplate = new LockTemplate(client, waiter);
-		this.blockingTemplate.setLeaseRenewer(this.renewer);
+		this.blockingTemplate.getSettings().setLeaseRenewer(this.renewer);
 		this.template = new ReactiveLockTemplate(new ReactiveRedisLockClient(this.connectionFactory), waiter,
-				this.renewer);
+				this.blockingTemplate.getSettings());
 	}
 
 	@Override

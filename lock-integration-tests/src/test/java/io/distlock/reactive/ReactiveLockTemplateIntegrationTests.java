@@ -279,7 +279,7 @@ class ReactiveLockTemplateIntegrationTests {
 			LettuceConnectionFactory unreachable = RedisConnections.connectionFactory(stopped);
 			try {
 				ReactiveLockTemplate template = new ReactiveLockTemplate(new ReactiveRedisLockClient(unreachable),
-						new LockWaiter(Duration.ofMillis(100)), this.renewer);
+						new LockWaiter(Duration.ofMillis(100)), this.application.blockingTemplate.getSettings());
 				assertThatExceptionOfType(LockBackendException.class)
 					.isThrownBy(
 							() -> template.execute("down", TTL, Duration.ofSeconds(1), Mono.just("ran")).block(TIMEOUT))
@@ -294,7 +294,7 @@ class ReactiveLockTemplateIntegrationTests {
 	@Test
 	void lockedMonoIsObservedWaitingAndHoldingWithTheHoldingObservationInItsContext() {
 		TestObservationRegistry registry = TestObservationRegistry.create();
-		this.template.setObservationRegistry(registry);
+		this.application.blockingTemplate.getSettings().setObservationRegistry(registry);
 		Object current = this.template
 			.execute(LockRequest.of("observed", TTL, Duration.ZERO).withName("stock"),
 					(lock) -> Mono.deferContextual((context) -> Mono.just(context.get("micrometer.observation"))))

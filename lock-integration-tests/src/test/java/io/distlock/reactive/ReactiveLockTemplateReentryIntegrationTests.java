@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.distlock.engine.LockSettings;
 import io.distlock.LockAcquisitionException;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
@@ -96,9 +97,10 @@ class ReactiveLockTemplateReentryIntegrationTests {
 
 	private static ReactiveLockTemplate template(ReactiveRedisLockClient store, LockWaiter waiter, LeaseRenewer renewer,
 			String prefix) {
-		ReactiveLockTemplate template = new ReactiveLockTemplate(store, waiter, renewer);
-		template.setKeyPrefix(prefix);
-		return template;
+		LockSettings settings = new LockSettings();
+		settings.setLeaseRenewer(renewer);
+		settings.setKeyPrefix(prefix);
+		return new ReactiveLockTemplate(store, waiter, settings);
 	}
 
 	@AfterEach
@@ -207,7 +209,7 @@ class ReactiveLockTemplateReentryIntegrationTests {
 	private LockTemplate anotherApplication(RedisEndpoint endpoint) {
 		LockTemplate other = new LockTemplate(new RedisLockClient(
 				(endpoint == redis.endpoint(0)) ? this.thirdPartyOnFirst : this.thirdPartyOnSecond));
-		other.setKeyPrefix("");
+		other.getSettings().setKeyPrefix("");
 		return other;
 	}
 

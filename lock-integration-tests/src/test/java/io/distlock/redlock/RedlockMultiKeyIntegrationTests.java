@@ -221,7 +221,7 @@ class RedlockMultiKeyIntegrationTests {
 				new LockWaiter(Duration.ofMillis(20), Duration.ofMillis(200)));
 
 		Application() {
-			this.template.setLeaseRenewer(this.renewer);
+			this.template.getSettings().setLeaseRenewer(this.renewer);
 		}
 
 		@Override

@@ -20,10 +20,9 @@ import java.time.Duration;
 import java.util.HashSet;
 
 import io.distlock.LockTemplate;
-import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisSentinelGroup;
 import io.lettuce.core.ClientOptions;
@@ -34,32 +33,25 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * One application locking through Sentinel: its own connection factory, waiter, release
- * notifier, lease renewer and template, as a Spring Boot application would have.
+ * One application locking through Sentinel: its own connection factory, and a
+ * {@link LockStack} on it (waiter, release notifier, lease renewer and template), as a
+ * Spring Boot application would have.
  */
 final class SentinelApplication implements AutoCloseable {
 
 	private final LettuceConnectionFactory connectionFactory;
 
-	private final LockWaiter waiter;
-
-	private final RedisReleaseNotifier notifier;
-
-	private final RedisLockClient client;
-
-	private final LeaseRenewer renewer;
-
-	private final LockTemplate template;
+	private final LockStack stack;
 
 	private SentinelApplication(RedisSentinelGroup group, LockWaiter waiter) {
 		this.connectionFactory = connectionFactory(group);
-		this.waiter = waiter;
-		this.notifier = new RedisReleaseNotifier(this.connectionFactory, waiter);
-		this.notifier.start();
-		this.client = new RedisLockClient(this.connectionFactory);
-		this.renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
-		this.template = new LockTemplate(this.client, waiter);
-		this.template.setLeaseRenewer(this.renewer);
+		try {
+			this.stack = LockStack.on(this.connectionFactory).waiter(waiter).build();
+		}
+		catch (RuntimeException ex) {
+			this.connectionFactory.destroy();
+			throw ex;
+		}
 	}
 
 	/**
@@ -94,22 +86,25 @@ final class SentinelApplication implements AutoCloseable {
 	}
 
 	LockWaiter waiter() {
-		return this.waiter;
+		return this.stack.waiter();
 	}
 
 	RedisLockClient client() {
-		return this.client;
+		return this.stack.client();
 	}
 
 	LockTemplate template() {
-		return this.template;
+		return this.stack.template();
 	}
 
 	@Override
 	public void close() {
-		this.renewer.close();
-		this.notifier.close();
-		this.connectionFactory.destroy();
+		try {
+			this.stack.close();
+		}
+		finally {
+			this.connectionFactory.destroy();
+		}
 	}
 
 }

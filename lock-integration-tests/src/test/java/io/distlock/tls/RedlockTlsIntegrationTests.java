@@ -176,7 +176,7 @@ class RedlockTlsIntegrationTests {
 			this.notifiers.forEach(RedisReleaseNotifier::start);
 			this.renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
 			this.template = new LockTemplate(this.client, waiter);
-			this.template.setLeaseRenewer(this.renewer);
+			this.template.getSettings().setLeaseRenewer(this.renewer);
 		}
 
 		@Override

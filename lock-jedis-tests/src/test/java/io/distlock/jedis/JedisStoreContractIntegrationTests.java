@@ -16,49 +16,17 @@
 
 package io.distlock.jedis;
 
-import io.distlock.core.LockClient;
 import io.distlock.redis.RedisLockClient;
-import io.distlock.test.LockStoreContractTests;
-import io.distlock.test.RedisServerExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
+import io.distlock.test.SpringApplicationStoreContractTests;
 
 /**
  * Every contract suite of the store SPI (fair, read/write, permits, inspection) on the
  * auto-configured {@link RedisLockClient} of an application whose Redis client is Jedis.
- * <p>
- * The application is started by hand rather than by the Spring test framework: the suites
- * are nested classes declared in {@link LockStoreContractTests}, where the test framework
- * would look for their configuration.
  */
-class JedisStoreContractIntegrationTests extends LockStoreContractTests {
+class JedisStoreContractIntegrationTests extends SpringApplicationStoreContractTests {
 
-	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.singleNode();
-
-	private static ConfigurableApplicationContext application;
-
-	@BeforeAll
-	static void startApplication() {
-		application = new SpringApplicationBuilder(JedisApplication.class).web(WebApplicationType.NONE)
-			.properties("spring.data.redis.host=" + redis.endpoint().host(),
-					"spring.data.redis.port=" + redis.endpoint().port())
-			.run();
-	}
-
-	@AfterAll
-	static void stopApplication() {
-		application.close();
-	}
-
-	@Override
-	protected LockClient client() {
-		return application.getBean(RedisLockClient.class);
+	JedisStoreContractIntegrationTests() {
+		super(JedisApplication.class, RedisLockClient.class);
 	}
 
 }

@@ -21,6 +21,7 @@ import java.time.Duration;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.engine.LockSettings;
 import io.distlock.LockListener;
 import io.distlock.LockTemplate;
 import io.distlock.lease.LeaseRenewer;
@@ -126,18 +127,24 @@ public final class DistLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockClient.class)
-	LockTemplate lockTemplate(LockClient lockClient, LockWaiter lockWaiter, LeaseRenewer leaseRenewer,
-			DistLockProperties properties, ObjectProvider<LockListener> listeners,
-			ObjectProvider<ObservationRegistry> observationRegistry,
+	LockSettings lockSettings(LeaseRenewer leaseRenewer, DistLockProperties properties,
+			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockObservationConvention> observationConvention) {
-		LockTemplate template = new LockTemplate(lockClient, lockWaiter);
-		template.setKeyPrefix(properties.getKeyPrefix());
-		template.setLeaseRenewer(leaseRenewer);
-		template.setLockListeners(listeners.orderedStream().toList());
-		observationRegistry.ifAvailable(template::setObservationRegistry);
-		template.setObservationConvention(observationConvention
+		LockSettings settings = new LockSettings();
+		settings.setKeyPrefix(properties.getKeyPrefix());
+		settings.setLeaseRenewer(leaseRenewer);
+		settings.setLockListeners(listeners.orderedStream().toList());
+		observationRegistry.ifAvailable(settings::setObservationRegistry);
+		settings.setObservationConvention(observationConvention
 			.getIfAvailable(() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
-		return template;
+		return settings;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean({ LockClient.class, LockSettings.class })
+	LockTemplate lockTemplate(LockClient lockClient, LockWaiter lockWaiter, LockSettings lockSettings) {
+		return new LockTemplate(lockClient, lockWaiter, lockSettings);
 	}
 
 	@Bean

@@ -18,6 +18,7 @@ package io.distlock.autoconfigure;
 
 import io.micrometer.observation.ObservationRegistry;
 
+import io.distlock.engine.LockSettings;
 import io.distlock.LockListener;
 import io.distlock.core.LockClient;
 import io.distlock.waiting.LockWaiter;
@@ -36,22 +37,23 @@ import org.springframework.context.annotation.Bean;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for leader election: a {@link LeaderElection} when
  * {@code distlock.leader.name} is set, on the application's lock store, with its key
- * prefix, waiter, lock listeners and observations.
+ * waiter and {@link LockSettings} (key prefix, lock listeners, observations, and the
+ * held-lock registry, so that the leadership lock is listed with the application's
+ * locks).
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnProperty("distlock.leader.name")
-@ConditionalOnBean({ LockClient.class, LockWaiter.class })
+@ConditionalOnBean({ LockClient.class, LockWaiter.class, LockSettings.class })
 public final class DistLockLeaderAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LeaderElection leaderElection(LockClient lockClient, LockWaiter lockWaiter, DistLockProperties properties,
-			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<LockObservationConvention> observationConvention) {
+	LeaderElection leaderElection(LockClient lockClient, LockWaiter lockWaiter, LockSettings lockSettings,
+			DistLockProperties properties) {
 		String name = properties.getLeader().getName();
 		LeaderElection election;
 		try {
-			election = new LeaderElection(lockClient, lockWaiter, name);
+			election = new LeaderElection(lockClient, lockWaiter, name, lockSettings);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidDistLockPropertyException("distlock.leader.name", name,
@@ -66,11 +68,6 @@ public final class DistLockLeaderAutoConfiguration {
 					"distlock.leader.ttl cannot be a lease time: " + ex.getMessage(),
 					"Use a ttl of at least 1ms and at most 365d, such as 10s", ex);
 		}
-		election.setKeyPrefix(properties.getKeyPrefix());
-		election.setLockListeners(listeners.orderedStream().toList());
-		observationRegistry.ifAvailable(election::setObservationRegistry);
-		election.setObservationConvention(observationConvention
-			.getIfAvailable(() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
 		return election;
 	}
 

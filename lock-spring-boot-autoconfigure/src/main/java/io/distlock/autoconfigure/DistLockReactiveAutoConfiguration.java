@@ -20,6 +20,7 @@ import java.time.Duration;
 
 import io.micrometer.observation.ObservationRegistry;
 
+import io.distlock.engine.LockSettings;
 import io.distlock.LockListener;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
@@ -49,11 +50,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *
  * <p>
  * Needs Reactor and a {@link ReactiveRedisConnectionFactory} (Lettuce's factory is one),
- * and locks on the same Redis, with the same key prefix, waiter, lease renewer and
- * listeners as the {@link io.distlock.LockTemplate}, so that reactive and blocking
- * callers of one key exclude each other. Not available with Redlock, with a lock store
- * other than {@link RedisLockClient}, nor with {@code distlock.replication.min-replicas}
- * (its {@code WAIT} would hold up the shared connection).
+ * and locks on the same Redis, with the same waiter and {@link LockSettings} (key prefix,
+ * lease renewer, listeners, observations, held-lock registry) as the
+ * {@link io.distlock.LockTemplate}, so that reactive and blocking callers of one key
+ * exclude each other. Not available with Redlock, with a lock store other than
+ * {@link RedisLockClient}, nor with {@code distlock.replication.min-replicas} (its
+ * {@code WAIT} would hold up the shared connection).
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class,
 		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration")
@@ -65,12 +67,11 @@ public final class DistLockReactiveAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBean({ RedisLockClient.class, ReactiveRedisConnectionFactory.class, LeaseRenewer.class,
+	@ConditionalOnBean({ RedisLockClient.class, ReactiveRedisConnectionFactory.class, LockSettings.class,
 			LockWaiter.class })
 	ReactiveLockTemplate reactiveLockTemplate(ReactiveRedisConnectionFactory connectionFactory,
-			RedisLockClient lockClient, LockWaiter lockWaiter, LeaseRenewer leaseRenewer, DistLockProperties properties,
-			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<LockObservationConvention> observationConvention) {
+			RedisLockClient lockClient, LockWaiter lockWaiter, LockSettings lockSettings,
+			DistLockProperties properties) {
 		ReactiveRedisLockClient client = new ReactiveRedisLockClient(connectionFactory);
 		client.setFencingCounterRetention(properties.getFencingCounterRetention());
 		if (connectionFactory instanceof RedisConnectionFactory blocking) {
@@ -81,21 +82,7 @@ public final class DistLockReactiveAutoConfiguration {
 			}
 		}
 		client.afterPropertiesSet();
-		ReactiveLockTemplate template = new ReactiveLockTemplate(client, lockWaiter, leaseRenewer);
-		template.setKeyPrefix(properties.getKeyPrefix());
-		template.setLockListeners(listeners.orderedStream().toList());
-		observationRegistry.ifAvailable(template::setObservationRegistry);
-		template.setObservationConvention(observationConvention
-			.getIfAvailable(() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
-		return template;
-	}
-
-	@Bean
-	@ConditionalOnBean(ReactiveLockTemplate.class)
-	HeldLocksShutdown reactiveHeldLocksShutdown(ReactiveLockTemplate reactiveLockTemplate, Environment environment) {
-		Duration gracePeriod = HeldLocksShutdown.gracePeriod(environment);
-		return new HeldLocksShutdown(() -> reactiveLockTemplate.getHeldLocks().size(),
-				() -> reactiveLockTemplate.releaseHeldLocks().block(gracePeriod.plusSeconds(5)), gracePeriod);
+		return new ReactiveLockTemplate(client, lockWaiter, lockSettings);
 	}
 
 }

@@ -135,7 +135,7 @@ class DistributedLockedTransactionIntegrationTests {
 	@Test
 	void callInsideALockOfTheSameKeyOnAnotherTemplateTakesItsOwnLockAndIsWarnedAbout(CapturedOutput output) {
 		LockTemplate otherTemplate = new LockTemplate(this.lockClient);
-		otherTemplate.setKeyPrefix("other:");
+		otherTemplate.getSettings().setKeyPrefix("other:");
 		Boolean ownLockHeld = otherTemplate.execute(LockRequest.of("account:1", Duration.ofSeconds(10), Duration.ZERO),
 				(outer) -> this.transactions.execute((status) -> this.accounts.withdrawSeeingTheLock(1, 1)));
 		assertThat(ownLockHeld).as("'lock:account:1' held while the locked method ran").isTrue();

@@ -27,6 +27,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.distlock.LockTemplate;
+import io.distlock.autoconfigure.actuate.LocksEndpoint;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -45,6 +48,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -218,6 +222,26 @@ class LeaderElectionIntegrationTests {
 		assertThat(election.getFencingToken().getAsLong()).isGreaterThan(token);
 		// Renewed: it keeps leading past its ttl.
 		await().during(TTL.multipliedBy(3)).atMost(TTL.multipliedBy(10)).until(election::isLeader);
+	}
+
+	@Test
+	void givenAnInstanceLeadsThenTheLocksEndpointListsTheLeadershipLockWithTheApplicationsLocks() {
+		startInstances(1, TTL, "management.endpoints.web.exposure.include=locks",
+				"management.endpoint.locks.show-values=always");
+		ConfigurableApplicationContext leader = awaitOneLeader();
+		LocksEndpoint endpoint = leader.getBean(LocksEndpoint.class);
+		long token = election(leader).getFencingToken().getAsLong();
+
+		leader.getBean(LockTemplate.class).execute("orders:1", TTL.multipliedBy(10), Duration.ZERO, () -> {
+			assertThat(endpoint.locks(SecurityContext.NONE).locks())
+				.extracting(LocksEndpoint.HeldLockDescriptor::key, LocksEndpoint.HeldLockDescriptor::name)
+				.containsExactlyInAnyOrder(tuple(NAME, "leader"), tuple("orders:1", ""));
+			return null;
+		});
+		assertThat(endpoint.locks(SecurityContext.NONE).locks()).singleElement().satisfies((lock) -> {
+			assertThat(lock.key()).isEqualTo(NAME);
+			assertThat(lock.fencingToken()).isEqualTo(token);
+		});
 	}
 
 	private void startInstances(int count, Duration ttl, String... properties) {

@@ -54,9 +54,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * so a store is set up once, in the subclass. The Spring TestContext framework is the
  * exception: it looks for a nested class's configuration on the class that declares it,
  * this one, so a test of a Spring-configured store starts its application in a
- * {@code @BeforeAll} method and takes the client from it, rather than autowiring it.
+ * {@code @BeforeAll} method and takes the client from it, rather than autowiring it:
+ * {@link SpringApplicationStoreContractTests} does that for a Spring Boot application.
  *
  * @see LockClientContractTests
+ * @see SpringApplicationStoreContractTests
  */
 public abstract class LockStoreContractTests {
 

@@ -16,50 +16,18 @@
 
 package io.distlock.boot3;
 
-import io.distlock.core.LockClient;
 import io.distlock.redis.RedisLockClient;
-import io.distlock.test.LockStoreContractTests;
-import io.distlock.test.RedisServerExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
+import io.distlock.test.SpringApplicationStoreContractTests;
 
 /**
  * Every contract suite of the store SPI (fair, read/write, permits, inspection) on the
  * {@link RedisLockClient} that the Boot 3 starter configures in a Spring Boot 3.5
  * application, on a real redis-server.
- * <p>
- * The application is started by hand rather than by the Spring test framework: the suites
- * are nested classes declared in {@link LockStoreContractTests}, where the test framework
- * would look for their configuration.
  */
-class Boot3StoreContractIntegrationTests extends LockStoreContractTests {
+class Boot3StoreContractIntegrationTests extends SpringApplicationStoreContractTests {
 
-	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.singleNode();
-
-	private static ConfigurableApplicationContext application;
-
-	@BeforeAll
-	static void startApplication() {
-		application = new SpringApplicationBuilder(Boot3Application.class).web(WebApplicationType.NONE)
-			.properties("spring.data.redis.host=" + redis.endpoint().host(),
-					"spring.data.redis.port=" + redis.endpoint().port())
-			.run();
-	}
-
-	@AfterAll
-	static void stopApplication() {
-		application.close();
-	}
-
-	@Override
-	protected LockClient client() {
-		return application.getBean(RedisLockClient.class);
+	Boot3StoreContractIntegrationTests() {
+		super(Boot3Application.class, RedisLockClient.class);
 	}
 
 }

@@ -56,43 +56,17 @@ import org.springframework.util.ClassUtils;
 @ImportRuntimeHints(DistLockEndpointAutoConfiguration.LocksEndpointRuntimeHints.class)
 public final class DistLockEndpointAutoConfiguration {
 
-	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
-			DistLockEndpointAutoConfiguration.class.getClassLoader());
-
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockTemplate.class)
 	LocksEndpoint locksEndpoint(LockTemplate lockTemplate, DistLockProperties properties,
-			LocksEndpointProperties endpointProperties, BeanFactory beanFactory) {
-		Supplier<List<HeldLock>> reactive = reactorPresent ? new ReactiveHeldLocks(beanFactory) : List::of;
+			LocksEndpointProperties endpointProperties) {
 		String keyPrefix = properties.getKeyPrefix();
 		return properties.getActuator().isForceReleaseEnabled()
-				? new ForceReleasingLocksEndpoint(lockTemplate, reactive, keyPrefix, endpointProperties.getShowValues(),
+				? new ForceReleasingLocksEndpoint(lockTemplate, keyPrefix, endpointProperties.getShowValues(),
 						endpointProperties.getRoles())
-				: new LocksEndpoint(lockTemplate, reactive, keyPrefix, endpointProperties.getShowValues(),
+				: new LocksEndpoint(lockTemplate, keyPrefix, endpointProperties.getShowValues(),
 						endpointProperties.getRoles());
-	}
-
-	/**
-	 * The locks held through the reactive template, if there is one; loaded only with
-	 * Reactor present.
-	 */
-	private static final class ReactiveHeldLocks implements Supplier<List<HeldLock>> {
-
-		private final BeanFactory beanFactory;
-
-		ReactiveHeldLocks(BeanFactory beanFactory) {
-			this.beanFactory = beanFactory;
-		}
-
-		@Override
-		public List<HeldLock> get() {
-			io.distlock.reactive.ReactiveLockTemplate template = this.beanFactory
-				.getBeanProvider(io.distlock.reactive.ReactiveLockTemplate.class)
-				.getIfAvailable();
-			return (template != null) ? template.getHeldLocks() : List.of();
-		}
-
 	}
 
 	/**

@@ -48,15 +48,14 @@ public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 	/**
 	 * Create an endpoint that can force-release locks.
 	 * @param lockTemplate the template that takes this application's locks
-	 * @param otherHeldLocks the locks held through other templates
 	 * @param keyPrefix the template's key prefix; when empty, force release is refused
 	 * @param showValues when to show lock keys unmasked
 	 * @param roles the roles of which a user needs one to see keys unmasked when
 	 * {@link Show#WHEN_AUTHORIZED}; when empty, any authenticated user
 	 */
-	public ForceReleasingLocksEndpoint(LockTemplate lockTemplate, Supplier<List<HeldLock>> otherHeldLocks,
-			String keyPrefix, Show showValues, Set<String> roles) {
-		super(lockTemplate, otherHeldLocks, keyPrefix, showValues, roles);
+	public ForceReleasingLocksEndpoint(LockTemplate lockTemplate, String keyPrefix, Show showValues,
+			Set<String> roles) {
+		super(lockTemplate, keyPrefix, showValues, roles);
 	}
 
 	/**

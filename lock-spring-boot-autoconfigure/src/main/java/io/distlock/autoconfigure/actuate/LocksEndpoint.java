@@ -65,8 +65,6 @@ public class LocksEndpoint {
 
 	private final LockTemplate lockTemplate;
 
-	private final Supplier<List<HeldLock>> otherHeldLocks;
-
 	private final String keyPrefix;
 
 	private final Show showValues;
@@ -74,19 +72,17 @@ public class LocksEndpoint {
 	private final Set<String> roles;
 
 	/**
-	 * Create an endpoint over the given template, adding the locks of other templates
-	 * (such as the reactive one) to the list of held locks.
+	 * Create an endpoint over the given template, which lists the locks held through
+	 * every front door of its settings (the reactive template and leader election among
+	 * them).
 	 * @param lockTemplate the template that takes this application's locks
-	 * @param otherHeldLocks the locks held through other templates
 	 * @param keyPrefix the template's key prefix; when empty, keys are not inspected
 	 * @param showValues when to show lock keys unmasked
 	 * @param roles the roles of which a user needs one to see keys unmasked when
 	 * {@link Show#WHEN_AUTHORIZED}; when empty, any authenticated user
 	 */
-	public LocksEndpoint(LockTemplate lockTemplate, Supplier<List<HeldLock>> otherHeldLocks, String keyPrefix,
-			Show showValues, Set<String> roles) {
+	public LocksEndpoint(LockTemplate lockTemplate, String keyPrefix, Show showValues, Set<String> roles) {
 		this.lockTemplate = lockTemplate;
-		this.otherHeldLocks = otherHeldLocks;
 		this.keyPrefix = keyPrefix;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
@@ -100,9 +96,7 @@ public class LocksEndpoint {
 	@ReadOperation
 	public HeldLocksDescriptor locks(SecurityContext securityContext) {
 		boolean showKeys = showKeys(securityContext);
-		List<HeldLock> held = new ArrayList<>(this.lockTemplate.getHeldLocks());
-		held.addAll(this.otherHeldLocks.get());
-		held.sort(Comparator.comparing(HeldLock::acquiredAt));
+		List<HeldLock> held = this.lockTemplate.getHeldLocks();
 		return new HeldLocksDescriptor(
 				held.stream().map((lock) -> new HeldLockDescriptor(lock, mask(lock.key(), showKeys))).toList());
 	}

@@ -110,7 +110,7 @@ public final class LockAssert {
 	 * Return the listener that lets {@link LockAssertion#isHeldDuring} see the locks a
 	 * call takes. A {@code @SpringBootTest} with {@code lock-spring-boot-test} on its
 	 * class path registers it with the auto-configured {@code LockTemplate}; a template
-	 * built by hand needs it in {@code setLockListeners}.
+	 * built by hand needs it in {@code setLockListeners} of its {@code LockSettings}.
 	 * @return the listener
 	 */
 	public static LockListener listener() {

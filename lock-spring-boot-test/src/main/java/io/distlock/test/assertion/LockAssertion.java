@@ -94,8 +94,10 @@ public final class LockAssertion {
 
 	private static String hint(Recording recording) {
 		// Taking no lock at all is also what an unregistered listener looks like.
-		return recording.acquired.isEmpty() ? " (if it does lock, LockAssert.listener() is not registered with its "
-				+ "template: a LockTemplate built by hand needs it in setLockListeners)" : "";
+		return recording.acquired.isEmpty()
+				? " (if it does lock, LockAssert.listener() is not registered with its "
+						+ "template: a LockTemplate built by hand needs it in setLockListeners of its LockSettings)"
+				: "";
 	}
 
 }

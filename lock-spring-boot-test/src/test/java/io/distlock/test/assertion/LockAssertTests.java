@@ -120,7 +120,7 @@ class LockAssertTests {
 	private static LockTemplate templateWith(io.distlock.@org.jspecify.annotations.Nullable LockListener listener) {
 		LockTemplate template = new LockTemplate(new InMemoryLockClient());
 		if (listener != null) {
-			template.setLockListeners(List.of(listener));
+			template.getSettings().setLockListeners(List.of(listener));
 		}
 		return template;
 	}

@@ -1,0 +1,249 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.LockBackendException;
+import io.distlock.LockHandle;
+import io.distlock.HeldLock;
+import io.distlock.LockListener;
+import io.distlock.LockRequest;
+import io.distlock.lease.Lease;
+import io.distlock.core.LockClient;
+
+/**
+ * The {@link LockHandle} of one acquisition: held until released or found lost, as its
+ * {@link HoldState} tells and reports. A release by someone other than the work under the
+ * lock ({@link #releasedUnderWork(String)}: cancelled async work, shutdown) completes
+ * {@link #whenLost()} before the release; listeners hear of it as the release it is.
+ */
+final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
+
+	private static final Log logger = LogFactory.getLog(LockHandle.class);
+
+	private final String key;
+
+	private final String resource;
+
+	private final String ownerToken;
+
+	private final long fencingToken;
+
+	private final LockClient client;
+
+	private final LockKind kind;
+
+	private final CompletableFuture<Void> lost = new CompletableFuture<>();
+
+	private final HoldState hold;
+
+	private final ReleaseHooks releaseHooks = new ReleaseHooks();
+
+	private volatile @Nullable Tracking tracking;
+
+	DefaultLockHandle(String key, String resource, String ownerToken, long fencingToken, LockClient client,
+			LockListener listener) {
+		this(key, "", resource, ownerToken, fencingToken, client, listener, LockKind.exclusive(client));
+	}
+
+	DefaultLockHandle(String key, String name, String resource, String ownerToken, long fencingToken, LockClient client,
+			LockListener listener, LockKind kind) {
+		this.key = key;
+		this.kind = kind;
+		this.resource = resource;
+		this.ownerToken = ownerToken;
+		this.fencingToken = fencingToken;
+		this.client = client;
+		this.hold = new HoldState(key, name, fencingToken, listener, logger, () -> this.lost.complete(null));
+	}
+
+	@Override
+	public String key() {
+		return this.key;
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.fencingToken;
+	}
+
+	String resource() {
+		return this.resource;
+	}
+
+	String ownerToken() {
+		return this.ownerToken;
+	}
+
+	// The identity that re-entry matches on: the store instance and the prefixed key.
+	@Override
+	public boolean isLockOf(Object store, String resource) {
+		return this.client == store && this.resource.equals(resource);
+	}
+
+	/**
+	 * Return how this handle holds its key: exclusive, read, write or a permit.
+	 */
+	LockKind kind() {
+		return this.kind;
+	}
+
+	/**
+	 * Return the name under which the store renews and checks this hold's lease.
+	 */
+	String leaseKey() {
+		return this.kind.leaseKey(this.resource);
+	}
+
+	/**
+	 * Return the state of this acquisition: held, lost or released, its loss signal and
+	 * the observation of holding it.
+	 * @return the state
+	 */
+	HoldState hold() {
+		return this.hold;
+	}
+
+	/**
+	 * Return what runs around the release of this lock.
+	 * @return the release hooks
+	 */
+	ReleaseHooks releaseHooks() {
+		return this.releaseHooks;
+	}
+
+	@Override
+	public boolean isHeld() {
+		try {
+			return !this.hold.isKnownNotHeld() && this.client.isHeld(leaseKey(), this.ownerToken);
+		}
+		catch (LockBackendException ex) {
+			throw LockBackendException.forKey(this.key, ex);
+		}
+	}
+
+	@Override
+	public CompletionStage<Void> whenLost() {
+		// A minimal stage, so that callers cannot complete it.
+		return this.lost.minimalCompletionStage();
+	}
+
+	/**
+	 * Make this handle one of the held locks of its settings, until it is closed.
+	 * @param request what was locked
+	 * @param acquiredAt when, read from the renewer's clock
+	 * @param lease its lease, if renewed
+	 * @param untrack called once, when the handle is closed
+	 */
+	void track(LockRequest request, Instant acquiredAt, @Nullable Lease lease, Consumer<DefaultLockHandle> untrack) {
+		this.hold.lease(lease);
+		this.tracking = new Tracking(request, acquiredAt, untrack);
+	}
+
+	@Override
+	public @Nullable HeldLock describe(Instant now) {
+		Tracking tracking = this.tracking;
+		if (tracking == null) {
+			return null;
+		}
+		LockRequest request = tracking.request();
+		return this.hold.describe(request, tracking.acquiredAt(), now, request.mode(), request.permits());
+	}
+
+	/**
+	 * Tell the work under this lock, just before someone other than that work releases
+	 * it, that the lock no longer protects it: {@link #whenLost()} completes, on the
+	 * calling thread, and a WARN names the lock; the release that follows reports.
+	 * @param reason why it is released, completing "Lock 'k' is released ..."
+	 */
+	@Override
+	public void releasedUnderWork(String reason) {
+		this.hold.releasedUnderWork(reason);
+	}
+
+	@Override
+	public void releaseNow() {
+		close();
+	}
+
+	@Override
+	public void close() {
+		HoldState.State previous = this.hold.beginRelease();
+		if (previous == HoldState.State.RELEASED) {
+			return;
+		}
+		Tracking tracking = this.tracking;
+		if (tracking != null) {
+			tracking.untrack().accept(this);
+		}
+		this.releaseHooks.runBefore();
+		Duration held = this.hold.held();
+		Duration keep = (tracking != null) ? tracking.request().minHold().minus(held) : Duration.ZERO;
+		boolean keepHeld = keep.toMillis() > 0;
+		boolean released;
+		try {
+			// Before its minimum hold time, the lock is not deleted but left to expire
+			// then: owner-checked, like a release, and without waking anyone early.
+			BooleanSupplier release = this.releaseHooks.release();
+			released = keepHeld ? this.client.renew(leaseKey(), this.ownerToken, keep)
+					: (release != null) ? release.getAsBoolean() : this.kind.release(this.resource, this.ownerToken);
+		}
+		catch (RuntimeException ex) {
+			// Released or not, the lock ends here for this handle: it is never closed
+			// again, and its lease is no longer renewed.
+			this.hold.releaseFailed(held, ex);
+			this.hold.stopHolding("failed", ex);
+			throw (ex instanceof LockBackendException backendFailure)
+					? LockBackendException.forKey(this.key, backendFailure) : ex;
+		}
+		if (released) {
+			if (!keepHeld) {
+				this.releaseHooks.runAfter();
+			}
+			if (keepHeld && logger.isDebugEnabled()) {
+				logger.debug("Lock '" + this.key + "' stays held for the remaining " + keep.toMillis()
+						+ "ms of its minimum hold time");
+			}
+			this.hold.released(held);
+			this.hold.stopHolding("released", null);
+			return;
+		}
+		this.hold.releaseMismatched(previous, held);
+		this.hold.stopHolding("expired", null);
+	}
+
+	@Override
+	public String toString() {
+		return "LockHandle[key='" + this.key + "', " + this.kind.describe() + ", fencingToken=" + this.fencingToken
+				+ ", state=" + this.hold.state() + "]";
+	}
+
+	private record Tracking(LockRequest request, Instant acquiredAt, Consumer<DefaultLockHandle> untrack) {
+
+	}
+
+}

@@ -1,0 +1,151 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.engine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.micrometer.observation.Observation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.LockAcquisitionException;
+import io.distlock.LockBusyCallback;
+import io.distlock.LockCallback;
+import io.distlock.LockHandle;
+import io.distlock.LockRequest;
+import io.distlock.MultiLockCallback;
+import io.distlock.MultiLockRequest;
+
+/**
+ * The release policy of the synchronous {@code execute} methods, which
+ * {@code @DistributedLocked} methods share: release after the code, also when it throws;
+ * a failed release is suppressed into the code's exception, or logged after code that
+ * completed. While the code runs its locks are bound to the thread, and a nested call
+ * re-enters them.
+ */
+final class LockExecution {
+
+	private static final Log logger = LogFactory.getLog("io.distlock.LockTemplate");
+
+	private final LockStack stack;
+
+	private final LockPipeline pipeline;
+
+	private final MultiKeyAcquisition multiKey;
+
+	LockExecution(LockStack stack, LockPipeline pipeline, MultiKeyAcquisition multiKey) {
+		this.stack = stack;
+		this.pipeline = pipeline;
+		this.multiKey = multiKey;
+	}
+
+	<T extends @Nullable Object, E extends Throwable> T execute(LockRequest request, LockCallback<T, E> callback,
+			LockBusyCallback<T, E> whenBusy) throws E {
+		LockHandle held = BoundLocks.find(this.stack.client(), this.stack.resource(request.key()));
+		if (held != null) {
+			Reentry.assertReenterable(held, request);
+			// Re-entered: the outer call holds the lock and releases it.
+			return callback.doWithLock(held);
+		}
+		long start = System.nanoTime();
+		DefaultLockHandle handle = this.pipeline.acquire(request, start, false);
+		if (handle == null) {
+			return whenBusy
+				.whenBusy(new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start)));
+		}
+		return releasingAfter(handle::close, "lock '" + request.key() + "'", request.ttl(), () -> {
+			// Spans started by the code are children of the one of holding the lock.
+			try (Observation.Scope scope = handle.hold().holding().openScope()) {
+				return BoundLocks.runBound(handle, callback);
+			}
+		});
+	}
+
+	<T extends @Nullable Object, E extends Throwable> T executeAll(MultiLockRequest request,
+			MultiLockCallback<T, E> callback, LockBusyCallback<T, E> whenBusy) throws E {
+		List<LockHandle> reentered = new ArrayList<>();
+		List<String> keys = new ArrayList<>();
+		for (String key : request.keys()) {
+			LockHandle held = BoundLocks.find(this.stack.client(), this.stack.resource(key));
+			if (held != null) {
+				Reentry.assertReenterable(held, request.requestFor(key));
+				reentered.add(held);
+			}
+			else {
+				keys.add(key);
+			}
+		}
+		MultiKeyAcquisition.Outcome outcome = this.multiKey.acquire(request, keys, reentered, System.nanoTime());
+		DefaultMultiLockHandle locks = outcome.locks();
+		if (locks == null) {
+			return whenBusy.whenBusy(outcome.requireBusy());
+		}
+		return releasingAfter(locks::close, "locks " + request.keys(), request.ttl(), () -> {
+			for (LockHandle lock : locks.taken()) {
+				BoundLocks.bind(lock);
+			}
+			try {
+				return callback.doWithLocks(locks);
+			}
+			finally {
+				for (int i = locks.taken().size() - 1; i >= 0; i--) {
+					BoundLocks.unbind(locks.taken().get(i));
+				}
+			}
+		});
+	}
+
+	private static <T extends @Nullable Object, E extends Throwable> T releasingAfter(Runnable release,
+			String description, Duration ttl, LockedCode<T, E> code) throws E {
+		T result;
+		try {
+			result = code.run();
+		}
+		catch (Throwable ex) {
+			try {
+				release.run();
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+		try {
+			release.run();
+		}
+		catch (RuntimeException ex) {
+			// The work is done: failing now would invite the caller to run it again.
+			logger.warn("Could not release " + description + " after its code completed; it expires after its ttl of "
+					+ ttl.toMillis() + "ms", ex);
+		}
+		return result;
+	}
+
+	/**
+	 * The code run under held locks.
+	 */
+	@FunctionalInterface
+	private interface LockedCode<T extends @Nullable Object, E extends Throwable> {
+
+		T run() throws E;
+
+	}
+
+}

@@ -1,0 +1,193 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.LockAcquisitionException;
+import io.distlock.LockBackendException;
+import io.distlock.LockEvent;
+import io.distlock.LockRequest;
+import io.distlock.core.AcquireResult;
+import io.distlock.lease.Lease;
+import io.distlock.lease.LeaseRenewer;
+
+import org.springframework.util.Assert;
+
+/**
+ * The acquisition pipeline of one key, under every blocking front door: an owner token of
+ * its own, the local queue or the store, the mapping of interrupts and backend failures,
+ * then the hold step: renew, track, wake, observe, report.
+ */
+final class LockPipeline {
+
+	private final LockStack stack;
+
+	LockPipeline(LockStack stack) {
+		this.stack = stack;
+	}
+
+	/**
+	 * Take the lock of the request, waiting up to its wait time.
+	 * @param request what to lock and how
+	 * @param start when the caller started, from {@link System#nanoTime()}
+	 * @param detached whether the lease is renewed apart from the calling thread, for
+	 * async work
+	 * @return the held lock, or {@code null} if it stayed busy
+	 */
+	@Nullable DefaultLockHandle acquire(LockRequest request, long start, boolean detached) {
+		LockStack stack = this.stack;
+		Assert.isTrue(!request.fair() || stack.acquirer().supportsFair(),
+				() -> "Lock '" + request.key() + "' was requested fair, but the lock store "
+						+ stack.client().getClass().getName()
+						+ " cannot take locks in arrival order (it is no FairLockClient)");
+		LockKind kind = LockKind.of(request, stack.client());
+		String resource = stack.resource(request.key());
+		String owner = UUID.randomUUID().toString();
+		Observation acquiring = stack.observations().acquiring(request.key(), request.name());
+		QueueTicket ticket = stack.localQueues().applies(request, kind)
+				? stack.localQueues().enter(resource, owner, request.ttl()) : null;
+		Attempt attempt;
+		try {
+			attempt = (ticket != null)
+					? stack.localQueues()
+						.acquire(ticket, stack.acquirer(), kind, Attempt.deadline(start, request.waitTime()))
+					: stack.acquirer()
+						.acquire(resource, owner, request.ttl(), request.waitTime(), request.fair(), kind);
+		}
+		catch (InterruptedException ex) {
+			throw failed(acquiring, interrupted(request.key(), "lock '" + request.key() + "'", start, ex));
+		}
+		catch (LockBackendException ex) {
+			throw failed(acquiring, LockBackendException.forKey(request.key(), ex));
+		}
+		catch (RuntimeException ex) {
+			throw failed(acquiring, ex);
+		}
+		Duration waited = Duration.ofNanos(System.nanoTime() - start);
+		if (attempt.result() instanceof AcquireResult.Acquired acquired) {
+			LockObservations.stop(acquiring, "acquired", acquired.fencingToken(), null);
+			MultiKeyAcquirer.Taken taken = new MultiKeyAcquirer.Taken(
+					new MultiKeyAcquirer.Target(request, kind, resource), owner, acquired.fencingToken(),
+					attempt.sentAtNanos());
+			return (ticket != null) ? holdQueued(taken, waited, detached, ticket) : hold(taken, waited, detached, null);
+		}
+		LockObservations.stop(acquiring, "busy", -1, null);
+		stack.listener().onNotAcquired(new LockEvent.NotAcquired(request.key(), request.name(), waited));
+		return null;
+	}
+
+	/**
+	 * The exception for a thread interrupted while it waited, with its interrupt kept.
+	 */
+	static LockAcquisitionException interrupted(String key, String what, long start, InterruptedException ex) {
+		Thread.currentThread().interrupt();
+		Duration waited = Duration.ofNanos(System.nanoTime() - start);
+		return new LockAcquisitionException(key, waited,
+				"Interrupted after waiting " + waited.toMillis() + "ms for " + what, ex);
+	}
+
+	/**
+	 * Stop the observation of acquiring as failed, and return the failure to throw.
+	 */
+	static <X extends RuntimeException> X failed(Observation acquiring, X failure) {
+		LockObservations.stop(acquiring, "failed", -1, failure);
+		return failure;
+	}
+
+	/**
+	 * Make a handle of a key taken through the local queue, which its release goes back
+	 * through: it may hand the lock to the next thread of this application.
+	 */
+	private DefaultLockHandle holdQueued(MultiKeyAcquirer.Taken taken, Duration waited, boolean detached,
+			QueueTicket ticket) {
+		DefaultLockHandle handle;
+		try {
+			handle = hold(taken, waited, detached, ticket);
+		}
+		catch (RuntimeException ex) {
+			this.stack.localQueues().dropped(ticket);
+			throw ex;
+		}
+		handle.whenLost().thenRun(() -> this.stack.localQueues().lost(ticket));
+		return handle;
+	}
+
+	/**
+	 * Make a handle of a key just taken: renewed, tracked, observed and reported.
+	 */
+	DefaultLockHandle hold(MultiKeyAcquirer.Taken taken, Duration waited, boolean detached,
+			@Nullable QueueTicket ticket) {
+		LockStack stack = this.stack;
+		LockRequest request = taken.target().request();
+		DefaultLockHandle handle = new DefaultLockHandle(request.key(), request.name(), taken.target().resource(),
+				taken.ownerToken(), taken.fencingToken(), stack.client(), stack.listener(), taken.target().kind());
+		LeaseRenewer renewer = stack.renewer();
+		Lease lease = request.autoRenew() ? renew(handle, renewer, request.ttl(), taken.sentAtNanos(), detached) : null;
+		HeldLockRegistry heldLocks = stack.settings().heldLocks();
+		handle.track(request, renewer.getClock().instant(), lease, heldLocks::remove);
+		// The store publishes a release only when a caller announced itself since the
+		// lock was taken; a waiter of this application that was not woken by the last
+		// release has not announced itself again, so this application wakes it itself.
+		String resource = taken.target().resource();
+		if (ticket != null) {
+			// The queue wakes what it must: the next thread of this application, or those
+			// that wait in the store once the lock was let go.
+			handle.releaseHooks().releaseWith(() -> stack.localQueues().release(ticket));
+		}
+		else {
+			handle.releaseHooks().afterRelease(() -> stack.waiter().signal(resource));
+		}
+		heldLocks.add(handle);
+		handle.hold().observeHolding(stack.observations().holding(request.key(), request.name(), taken.fencingToken()));
+		stack.listener()
+			.onAcquired(new LockEvent.Acquired(request.key(), request.name(), taken.fencingToken(), waited));
+		return handle;
+	}
+
+	private static Lease renew(DefaultLockHandle handle, LeaseRenewer renewer, Duration ttl, long startNanos,
+			boolean detached) {
+		Lease lease;
+		try {
+			Instant startedAt = renewer.getClock().instant().minusNanos(System.nanoTime() - startNanos);
+			handle.hold().notifyLostOn((notification) -> renewer.notifyListeners(handle.key(), notification));
+			// The lease of async work must not stop when the calling thread ends.
+			lease = detached
+					? renewer.registerDetached(handle.leaseKey(), handle.ownerToken(), ttl, startedAt,
+							handle.hold()::markLost)
+					: renewer.register(handle.leaseKey(), handle.ownerToken(), ttl, startedAt, handle.hold()::markLost);
+		}
+		catch (RuntimeException ex) {
+			// Not renewed, the lease would run out under the caller: give the lock back.
+			try {
+				handle.kind().release(handle.resource(), handle.ownerToken());
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+		handle.releaseHooks().beforeRelease(lease::cancel);
+		return lease;
+	}
+
+}

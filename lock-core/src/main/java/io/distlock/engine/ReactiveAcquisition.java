@@ -1,0 +1,182 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import io.micrometer.observation.Observation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+import io.distlock.LockAcquisitionException;
+import io.distlock.LockBackendException;
+import io.distlock.LockEvent;
+import io.distlock.LockRequest;
+import io.distlock.core.AcquireResult;
+import io.distlock.core.ReactiveLockClient;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.waiting.LockWaiter;
+
+/**
+ * The acquisition pipeline of one key for reactive work, without blocking: the steps of
+ * {@link LockPipeline} (owner token, the store, the mapping of backend failures, then
+ * renew, track, wake, observe, report) over a {@link ReactiveLockClient}, and the release
+ * policy of reactive work.
+ */
+final class ReactiveAcquisition {
+
+	private static final Log logger = LogFactory.getLog("io.distlock.reactive.ReactiveLockTemplate");
+
+	private final ReactiveLockClient client;
+
+	private final LockWaiter waiter;
+
+	private final LockSettings settings;
+
+	private final ReactiveLockAcquirer acquirer;
+
+	private final LockObservations observations;
+
+	private final SettingsListeners listeners;
+
+	private final OwnerTokens ownerTokens = new OwnerTokens();
+
+	ReactiveAcquisition(ReactiveLockClient client, LockWaiter waiter, LockSettings settings, Scheduler timers) {
+		this.client = client;
+		this.waiter = waiter;
+		this.settings = settings;
+		this.acquirer = new ReactiveLockAcquirer(client, waiter, timers);
+		this.observations = new LockObservations(settings);
+		this.listeners = new SettingsListeners(settings, null);
+	}
+
+	ReactiveLockClient client() {
+		return this.client;
+	}
+
+	String resource(String key) {
+		return this.settings.getKeyPrefix() + key;
+	}
+
+	/**
+	 * Take the lock of the request: the held lock, or the exception telling that it
+	 * stayed busy.
+	 */
+	Mono<Object> acquire(LockRequest request) {
+		return Mono.defer(() -> {
+			long start = System.nanoTime();
+			String resource = resource(request.key());
+			String owner = this.ownerTokens.next();
+			Observation acquiring = this.observations.acquiring(request.key(), request.name());
+			return this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime())
+				.onErrorMap(LockBackendException.class, (ex) -> LockBackendException.forKey(request.key(), ex))
+				.map((attempt) -> outcome(request, resource, owner, attempt, start, acquiring))
+				.doOnError((ex) -> LockObservations.stop(acquiring, "failed", -1, ex))
+				.doOnCancel(() -> LockObservations.stop(acquiring, "cancelled", -1, null));
+		});
+	}
+
+	private Object outcome(LockRequest request, String resource, String owner, Attempt attempt, long start,
+			Observation acquiring) {
+		Duration waited = Duration.ofNanos(System.nanoTime() - start);
+		if (!(attempt.result() instanceof AcquireResult.Acquired acquired)) {
+			LockObservations.stop(acquiring, "busy", -1, null);
+			this.listeners.listener().onNotAcquired(new LockEvent.NotAcquired(request.key(), request.name(), waited));
+			return new LockAcquisitionException(request.key(), waited);
+		}
+		LeaseRenewer renewer = renewer();
+		HeldLockRegistry heldLocks = this.settings.heldLocks();
+		// As the blocking pipeline does: a waiter of this application that the store does
+		// not notify of this release is woken here.
+		HeldReactiveLock lock = new HeldReactiveLock(request, resource, owner, acquired.fencingToken(), this.client,
+				this.listeners.listener(), renewer.getClock().instant(), heldLocks::remove, this.waiter::signal);
+		if (request.autoRenew()) {
+			renew(lock, renewer, request, attempt.sentAtNanos());
+		}
+		heldLocks.add(lock);
+		LockObservations.stop(acquiring, "acquired", acquired.fencingToken(), null);
+		lock.observeHolding(this.observations.holding(request.key(), request.name(), acquired.fencingToken()));
+		this.listeners.listener()
+			.onAcquired(new LockEvent.Acquired(request.key(), request.name(), acquired.fencingToken(), waited));
+		return lock;
+	}
+
+	private void renew(HeldReactiveLock lock, LeaseRenewer renewer, LockRequest request, long sentAtNanos) {
+		try {
+			Instant startedAt = renewer.getClock().instant().minusNanos(System.nanoTime() - sentAtNanos);
+			lock.notifyLostOn((notification) -> renewer.notifyListeners(request.key(), notification));
+			lock.renewedBy(renewer.registerDetached(lock.resource(), lock.ownerToken(), request.ttl(), startedAt,
+					lock::markLost));
+		}
+		catch (RuntimeException ex) {
+			// Not renewed, the lease would run out under the action: give the lock back.
+			this.client.release(lock.resource(), lock.ownerToken())
+				.subscribe(null,
+						(releaseFailure) -> logger.debug(
+								"Could not give back lock '" + request.key()
+										+ "' that no renewal could be registered for; it expires after its ttl",
+								releaseFailure));
+			throw ex;
+		}
+	}
+
+	LeaseRenewer renewer() {
+		LeaseRenewer renewer = this.settings.getLeaseRenewer();
+		if (renewer == null) {
+			throw new IllegalStateException("ReactiveLockTemplate renews leases with the LeaseRenewer of its "
+					+ "LockSettings, and none is set: call LockSettings.setLeaseRenewer");
+		}
+		return renewer;
+	}
+
+	Mono<Void> releaseAfterSuccess(Object outcome) {
+		if (!(outcome instanceof HeldReactiveLock lock)) {
+			return Mono.empty();
+		}
+		return lock.release().onErrorResume((ex) -> {
+			// The work is done: failing now would invite the subscriber to run it again.
+			logger.warn("Could not release lock '" + lock.key()
+					+ "' after its reactive work completed; it expires after its ttl", ex);
+			return Mono.empty();
+		});
+	}
+
+	Mono<Void> releaseAfterFailure(Object outcome, Throwable failure) {
+		if (!(outcome instanceof HeldReactiveLock lock)) {
+			return Mono.empty();
+		}
+		return lock.release().onErrorResume((ex) -> {
+			failure.addSuppressed(ex);
+			return Mono.empty();
+		});
+	}
+
+	Mono<Void> releaseAfterCancel(Object outcome) {
+		if (!(outcome instanceof HeldReactiveLock lock)) {
+			return Mono.empty();
+		}
+		return lock.release().onErrorResume((ex) -> {
+			logger.warn("Could not release lock '" + lock.key()
+					+ "' after its reactive work was cancelled; it expires after its ttl", ex);
+			return Mono.empty();
+		});
+	}
+
+}

@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.core.LockState;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Reads the state of a lock of {@link RedisLockClient} for an operator, in one script
+ * call: whether it is held and by whom, its lease, its last fencing token, and how many
+ * fair waiters, readers and permit holders it has.
+ */
+final class RedisLockInspection {
+
+	private final StringRedisTemplate redis;
+
+	RedisLockInspection(StringRedisTemplate redis) {
+		this.redis = redis;
+	}
+
+	/**
+	 * Read the lock key, its fencing counter, its fair queue, its read holds and its
+	 * permits, with the holder named by the start of the SHA-1 of its owner token.
+	 */
+	LockState inspect(String key) {
+		RedisLockKeys keys = RedisLockKeys.of(key);
+		List<?> reply = RedisCalls.reply(
+				RedisCalls.call(key, "inspect", () -> LockScripts.INSPECT.run(this.redis,
+						List.of(keys.lock(), keys.fence(), keys.queueTimeouts(), keys.readHolds(), keys.permits()))),
+				"inspect");
+		boolean held = (Long) reply.get(0) == 1L;
+		long lease = (Long) reply.get(1);
+		@Nullable String fence = (String) reply.get(2);
+		return new LockState(held, (held && lease >= 0) ? Duration.ofMillis(lease) : null,
+				(fence != null) ? lastFencingToken(fence) : null, Math.toIntExact((Long) reply.get(3)),
+				held ? (String) reply.get(4) : null, Math.toIntExact((Long) reply.get(5)),
+				Math.toIntExact((Long) reply.get(6)));
+	}
+
+	/**
+	 * Read the last fencing token from a fencing counter's value: {@code "T"} or
+	 * {@code "T:C"}, the token and the Redis clock it was granted at when they differ
+	 * ({@code fencing.lua}).
+	 * @param counter the counter's value
+	 * @return the last token
+	 */
+	static long lastFencingToken(String counter) {
+		int colon = counter.indexOf(':');
+		return Long.parseLong((colon < 0) ? counter : counter.substring(0, colon));
+	}
+
+}
