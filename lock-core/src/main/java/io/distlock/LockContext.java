@@ -30,7 +30,7 @@ import io.distlock.engine.BoundLocks;
  * <pre class="code">
  * &#64;DistributedLocked(key = "#orderId")
  * public void pay(long orderId) {
- *     long token = LockContext.current().orElseThrow().fencingToken();
+ *     long token = LockContext.require().fencingToken();
  *     ...
  * }
  * </pre>
@@ -58,6 +58,22 @@ public final class LockContext {
 	public static Optional<LockHandle> current() {
 		List<LockHandle> handles = BoundLocks.held();
 		return handles.isEmpty() ? Optional.empty() : Optional.of(handles.get(handles.size() - 1));
+	}
+
+	/**
+	 * Return the innermost lock held by the current thread through the annotation, or
+	 * fail saying why there may be none.
+	 * @return the innermost lock
+	 * @throws IllegalStateException if the current thread holds no lock
+	 */
+	public static LockHandle require() {
+		return current().orElseThrow(() -> new IllegalStateException("No distlock lock is held on this thread. "
+				+ "Likely causes: the @DistributedLocked method was called from inside its own class "
+				+ "(this.method(..) does not go through the proxy: call it through another bean, or weave the "
+				+ "aspect with distlock.aop.mode=aspectj); the method is one a proxy cannot intercept (private, "
+				+ "final or static, or the object is not a Spring bean); or this code runs on another thread than "
+				+ "the locked method (an executor, a parallel stream, a reactive operator: pass the LockHandle "
+				+ "along instead)"));
 	}
 
 	/**

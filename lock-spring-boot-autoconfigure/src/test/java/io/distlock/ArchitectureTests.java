@@ -34,6 +34,7 @@ import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
 
+import io.distlock.aspectj.DistributedLockedAspect;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -90,6 +91,11 @@ class ArchitectureTests {
 			"io.distlock.interceptor.LockOperationSource", "io.distlock.interceptor.InvalidLockOperationException",
 			"io.distlock.interceptor.UnsupportedLockOperationException",
 			"io.distlock.interceptor.UnsupportedLockOperationException$Feature",
+			"io.distlock.interceptor.LockAspectSupport", "io.distlock.interceptor.LockInvoker",
+			// The woven aspect (lock-aspectj)
+			"io.distlock.aspectj.DistributedLockedAspect", "io.distlock.aspectj.LockAspectConfigurer",
+			"io.distlock.aspectj.LockWeavingCheck", "io.distlock.autoconfigure.DistLockProperties$Aop",
+			"io.distlock.autoconfigure.DistLockProperties$Aop$Mode",
 			// Stores and integrations
 			"io.distlock.redis.RedisLockClient", "io.distlock.redis.RedisReleaseNotifier",
 			"io.distlock.redis.ShardedReleaseNotifier", "io.distlock.redis.ReactiveRedisLockClient",
@@ -136,8 +142,8 @@ class ArchitectureTests {
 	 * classes of its own layer or of the layers below it. The store SPI, the annotation
 	 * and the observation vocabulary at the bottom; the lease and wait machinery on them;
 	 * the API's values; the engine; the front doors and the stores; leader election,
-	 * Redlock and the annotation support on the front doors; the auto-configuration on
-	 * top.
+	 * Redlock and the annotation support on the front doors; the woven aspect on the
+	 * annotation support; the auto-configuration on top.
 	 */
 	private static final List<List<String>> LAYERS = List.of(
 			List.of("io.distlock.core", "io.distlock.annotation", "io.distlock.observation"),
@@ -145,7 +151,8 @@ class ArchitectureTests {
 			List.of("io.distlock.engine"),
 			List.of("io.distlock (front doors)", "io.distlock.reactive (front doors)", "io.distlock.redis"),
 			List.of("io.distlock.leader", "io.distlock.redlock", "io.distlock.interceptor"),
-			List.of("io.distlock.autoconfigure"), List.of("io.distlock.autoconfigure.actuate"));
+			List.of("io.distlock.aspectj"), List.of("io.distlock.autoconfigure"),
+			List.of("io.distlock.autoconfigure.actuate"));
 
 	/**
 	 * Return the layer name of a class: its package, or "package (front doors)" for a
@@ -283,10 +290,10 @@ class ArchitectureTests {
 	}
 
 	private static JavaClasses importMainClasses() {
-		// The main classes of lock-core and of this module, not the tests nor the test
-		// harness that shares the io.distlock package.
-		return new ClassFileImporter()
-			.importUrls(List.of(codeSource(LockTemplate.class), codeSource(DistLockAutoConfiguration.class)));
+		// The main classes of lock-core, lock-aspectj and this module, not the tests nor
+		// the test harness that shares the io.distlock package.
+		return new ClassFileImporter().importUrls(List.of(codeSource(LockTemplate.class),
+				codeSource(DistributedLockedAspect.class), codeSource(DistLockAutoConfiguration.class)));
 	}
 
 	private static URL codeSource(Class<?> type) {

@@ -55,7 +55,8 @@ import org.springframework.util.ReflectionUtils.MethodFilter;
  * Called while the auto-proxy creator looks at each bean, so every annotated method of a
  * class is parsed and validated when the bean is created: a bad attribute, or the
  * annotation on a private, final or static method that no proxy can intercept, fails the
- * startup instead of the first call.
+ * startup instead of the first call. For a woven aspect, which runs inside the class,
+ * private and final methods can be locked too; static ones never.
  */
 public class AnnotationLockOperationSource implements LockOperationSource, BeanFactoryAware {
 
@@ -71,6 +72,8 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 
 	private final Duration defaultWaitTime;
 
+	private final boolean proxyableOnly;
+
 	private @Nullable BeanFactory beanFactory;
 
 	private volatile @Nullable LockOperationParser parser;
@@ -81,6 +84,19 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 	 * @param defaultWaitTime the wait time of a lock without a {@code waitTime}
 	 */
 	public AnnotationLockOperationSource(Duration defaultTtl, Duration defaultWaitTime) {
+		this(defaultTtl, defaultWaitTime, true);
+	}
+
+	/**
+	 * Create a source that applies the given defaults to attributes left empty, for a
+	 * proxy or for a woven aspect.
+	 * @param defaultTtl the lease time of a lock without a {@code ttl}
+	 * @param defaultWaitTime the wait time of a lock without a {@code waitTime}
+	 * @param proxyableOnly whether every annotated method must be one a proxy can
+	 * intercept ({@code true}, for proxy mode), or may also be private or final
+	 * ({@code false}, for the woven {@code DistributedLockedAspect})
+	 */
+	public AnnotationLockOperationSource(Duration defaultTtl, Duration defaultWaitTime, boolean proxyableOnly) {
 		Assert.isTrue(defaultTtl.compareTo(LockRequest.MAX_TTL) <= 0,
 				() -> "'defaultTtl' must be at most " + LockRequest.MAX_TTL.toDays() + " days but was " + defaultTtl);
 		Assert.isTrue(defaultTtl.compareTo(Duration.ofMillis(1)) >= 0,
@@ -89,6 +105,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 				() -> "'defaultWaitTime' must not be negative but was " + defaultWaitTime);
 		this.defaultTtl = defaultTtl;
 		this.defaultWaitTime = defaultWaitTime;
+		this.proxyableOnly = proxyableOnly;
 	}
 
 	@Override
@@ -181,7 +198,12 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		if (locked == null) {
 			return null;
 		}
-		LockedMethodChecks.checkProxyable(specificMethod);
+		if (this.proxyableOnly) {
+			LockedMethodChecks.checkProxyable(specificMethod);
+		}
+		else {
+			LockedMethodChecks.checkNotStatic(specificMethod);
+		}
 		LockOperation operation = parser().parse(locked, specificMethod, userClass);
 		LockedMethodChecks.checkAsync(operation, specificMethod, userClass);
 		this.checks.warnIfTooShortToRenew(operation, locked.ttl());

@@ -20,7 +20,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Optional;
 
-import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -46,12 +45,12 @@ final class BlockingLockFailure {
 	 * Apply the operation's failure policy to a call whose lock stayed busy.
 	 * @param operation the operation of the called method
 	 * @param busy why the lock was not acquired
-	 * @param invocation the call
+	 * @param args the arguments of the call
 	 * @param target the object called
 	 * @return what the method returns instead: empty, or the fallback's value
 	 * @throws Throwable the busy exception, or what the fallback threw
 	 */
-	static @Nullable Object handle(LockOperation operation, LockAcquisitionException busy, MethodInvocation invocation,
+	static @Nullable Object handle(LockOperation operation, LockAcquisitionException busy, @Nullable Object[] args,
 			Object target) throws Throwable {
 		switch (operation.onFailure()) {
 			case SKIP -> {
@@ -66,7 +65,7 @@ final class BlockingLockFailure {
 					throw busy;
 				}
 				try {
-					return fallback.invoke(target, invocation.getArguments());
+					return fallback.invoke(target, args);
 				}
 				catch (InvocationTargetException ex) {
 					throw ex.getTargetException();

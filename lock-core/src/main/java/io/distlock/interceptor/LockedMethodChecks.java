@@ -67,6 +67,18 @@ final class LockedMethodChecks {
 	}
 
 	/**
+	 * Fail if the method is static: a lock is evaluated against the object called.
+	 * @param method the annotated method
+	 * @throws InvalidLockOperationException if the lock would silently not apply
+	 */
+	static void checkNotStatic(Method method) {
+		if (Modifier.isStatic(method.getModifiers())) {
+			throw LockOperationParser.invalid(method, null,
+					"the method is static, so the lock would silently not " + "apply; make it an instance method");
+		}
+	}
+
+	/**
 	 * Fail, or warn, if the method is {@code @Async} without returning a stage the lock
 	 * is held across.
 	 * @param operation the parsed operation

@@ -19,7 +19,6 @@ package io.distlock.interceptor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
-import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +30,6 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockRequest;
 import io.distlock.reactive.ReactiveLockTemplate;
 
-import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.CoroutinesUtils;
 import org.springframework.core.KotlinDetector;
 
@@ -50,24 +48,22 @@ final class ReactiveLockInvocation {
 	}
 
 	static Publisher<?> invoke(ReactiveLockTemplate template, LockOperation operation, LockRequest request,
-			MethodInvocation invocation, Object target) {
+			LockInvoker invoker, @Nullable Object[] args, Object target) {
 		if (operation.shape() == MethodShape.MONO) {
-			return template.execute(request, (lock) -> Mono.from(proceed(invocation)),
-					(busy) -> Mono.from(notAcquired(operation, busy, invocation, target)));
+			return template.execute(request, (lock) -> Mono.from(proceed(invoker)),
+					(busy) -> Mono.from(notAcquired(operation, busy, args, target)));
 		}
-		return template.executeMany(request, (lock) -> proceed(invocation),
-				(busy) -> notAcquired(operation, busy, invocation, target));
+		return template.executeMany(request, (lock) -> proceed(invoker),
+				(busy) -> notAcquired(operation, busy, args, target));
 	}
 
 	/**
-	 * Call the method, on a copy of the invocation: a second subscription calls it again,
-	 * through the interceptors after this one.
+	 * Call the method, through a copy of the invoker: a second subscription calls it
+	 * again, through the interceptors after this one.
 	 */
-	private static Publisher<Object> proceed(MethodInvocation invocation) {
-		MethodInvocation call = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
-				: invocation;
+	private static Publisher<Object> proceed(LockInvoker invoker) {
 		try {
-			return orEmpty(call.proceed());
+			return orEmpty(invoker.copy().invoke());
 		}
 		catch (Throwable ex) {
 			return Mono.error(ex);
@@ -75,7 +71,7 @@ final class ReactiveLockInvocation {
 	}
 
 	private static Publisher<Object> notAcquired(LockOperation operation, LockAcquisitionException busy,
-			MethodInvocation invocation, Object target) {
+			@Nullable Object[] args, Object target) {
 		switch (operation.onFailure()) {
 			case SKIP -> {
 				if (logger.isDebugEnabled()) {
@@ -85,7 +81,7 @@ final class ReactiveLockInvocation {
 			}
 			case FALLBACK -> {
 				Method fallback = operation.fallback();
-				return (fallback != null) ? fallback(fallback, invocation, target) : Mono.error(busy);
+				return (fallback != null) ? fallback(fallback, args, target) : Mono.error(busy);
 			}
 			default -> {
 				return Mono.error(busy);
@@ -93,14 +89,14 @@ final class ReactiveLockInvocation {
 		}
 	}
 
-	private static Publisher<Object> fallback(Method fallback, MethodInvocation invocation, Object target) {
+	private static Publisher<Object> fallback(Method fallback, @Nullable Object[] args, Object target) {
 		if (KotlinDetector.isSuspendingFunction(fallback)) {
 			// Its own Mono, run in the context of the subscriber, not the caller's
 			// continuation.
-			return orEmpty(CoroutinesUtils.invokeSuspendingFunction(fallback, target, invocation.getArguments()));
+			return orEmpty(CoroutinesUtils.invokeSuspendingFunction(fallback, target, args));
 		}
 		try {
-			return orEmpty(fallback.invoke(target, invocation.getArguments()));
+			return orEmpty(fallback.invoke(target, args));
 		}
 		catch (InvocationTargetException ex) {
 			return Mono.error(ex.getTargetException());

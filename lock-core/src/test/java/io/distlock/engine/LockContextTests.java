@@ -56,6 +56,24 @@ class LockContextTests {
 	}
 
 	@Test
+	void requireOutsideAnyLockFailsNamingTheLikelyCauses() {
+		assertThatIllegalStateException().isThrownBy(LockContext::require)
+			.withMessageStartingWith("No distlock lock is held on this thread")
+			.withMessageContaining("called from inside its own class")
+			.withMessageContaining("distlock.aop.mode=aspectj")
+			.withMessageContaining("private, final or static")
+			.withMessageContaining("another thread");
+	}
+
+	@Test
+	void requireReturnsTheInnermostLock() {
+		BoundLocks.bind(this.outer);
+		BoundLocks.bind(this.inner);
+
+		assertThat(LockContext.require()).isSameAs(this.inner);
+	}
+
+	@Test
 	void findReturnsNullOutsideAnyLock() {
 		assertThat(LockContext.find("orders:1")).isNull();
 	}

@@ -241,6 +241,20 @@ class AnnotationLockOperationSourceTests {
 	}
 
 	@Test
+	void forAWovenAspectPrivateAndFinalMethodsAreLockedButStaticOnesStillFail() throws Exception {
+		AnnotationLockOperationSource woven = new AnnotationLockOperationSource(DEFAULT_TTL, Duration.ZERO, false);
+
+		assertThat(woven.isCandidateClass(PrivateMethod.class)).isTrue();
+		assertThat(
+				woven.getLockOperation(PrivateMethod.class.getDeclaredMethod("pay", long.class), PrivateMethod.class))
+			.isNotNull();
+		assertThat(woven.isCandidateClass(FinalMethod.class)).isTrue();
+		assertThatIllegalStateException().isThrownBy(() -> woven.isCandidateClass(StaticMethod.class))
+			.withMessageContaining(StaticMethod.class.getName() + ".pay(")
+			.withMessageContaining("the method is static");
+	}
+
+	@Test
 	void privateAnnotatedMethodOfSuperclassFailsWhenSubclassIsScanned() {
 		assertThatIllegalStateException().isThrownBy(() -> this.source.isCandidateClass(PrivateMethodSubclass.class))
 			.withMessageContaining(PrivateMethod.class.getName() + ".pay(")

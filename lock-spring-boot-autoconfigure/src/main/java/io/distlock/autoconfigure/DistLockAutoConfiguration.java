@@ -64,7 +64,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnClass(name = { "io.distlock.LockTemplate", "org.springframework.data.redis.core.StringRedisTemplate" })
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
-@Import({ RedlockConfiguration.class, ProxyLockConfiguration.class })
+@Import({ RedlockConfiguration.class, ProxyLockConfiguration.class, AspectJLockConfiguration.class })
 public final class DistLockAutoConfiguration {
 
 	@Bean

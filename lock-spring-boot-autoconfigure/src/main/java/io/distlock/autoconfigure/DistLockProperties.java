@@ -99,6 +99,8 @@ public class DistLockProperties {
 
 	private final Leader leader = new Leader();
 
+	private final Aop aop = new Aop();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -182,6 +184,10 @@ public class DistLockProperties {
 
 	public Actuator getActuator() {
 		return this.actuator;
+	}
+
+	public Aop getAop() {
+		return this.aop;
 	}
 
 	public Leader getLeader() {
@@ -373,6 +379,61 @@ public class DistLockProperties {
 
 		public void setTtl(Duration ttl) {
 			this.ttl = ttl;
+		}
+
+	}
+
+	/**
+	 * How @DistributedLocked methods are intercepted.
+	 */
+	public static class Aop {
+
+		/**
+		 * How to intercept @DistributedLocked methods: with a Spring AOP proxy, which
+		 * sees only calls from other beans, or with DistributedLockedAspect from
+		 * io.distlock:lock-aspectj, woven into the classes at compile or load time, which
+		 * sees every call and locks private and final methods too.
+		 */
+		private Mode mode = Mode.PROXY;
+
+		/**
+		 * Whether to warn at startup, in proxy mode, about each call from inside a class
+		 * to its own @DistributedLocked method, which bypasses the proxy and runs
+		 * unlocked.
+		 */
+		private boolean selfInvocationCheck = true;
+
+		public Mode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(Mode mode) {
+			this.mode = mode;
+		}
+
+		public boolean isSelfInvocationCheck() {
+			return this.selfInvocationCheck;
+		}
+
+		public void setSelfInvocationCheck(boolean selfInvocationCheck) {
+			this.selfInvocationCheck = selfInvocationCheck;
+		}
+
+		/**
+		 * How @DistributedLocked methods are intercepted.
+		 */
+		public enum Mode {
+
+			/**
+			 * A Spring AOP proxy around each bean with locked methods.
+			 */
+			PROXY,
+
+			/**
+			 * DistributedLockedAspect, woven into the classes by AspectJ.
+			 */
+			ASPECTJ
+
 		}
 
 	}

@@ -27,7 +27,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -35,11 +35,11 @@ import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
- * The infrastructure that applies {@code @DistributedLocked}: operation source,
- * interceptor and advisor, plus an auto-proxy creator if the application has none.
+ * The infrastructure that applies {@code @DistributedLocked} through proxies (the default
+ * {@code distlock.aop.mode}): operation source, interceptor and advisor, plus an
+ * auto-proxy creator if the application has none.
  *
  * <p>
  * These beans are created early, while bean post-processors are set up, so they are
@@ -48,6 +48,7 @@ import org.springframework.util.function.SingletonSupplier;
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+@ConditionalOnProperty(name = "distlock.aop.mode", havingValue = "proxy", matchIfMissing = true)
 @Import(ProxyLockConfiguration.AutoProxyRegistrar.class)
 class ProxyLockConfiguration {
 
@@ -55,7 +56,7 @@ class ProxyLockConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LockOperationSource lockOperationSource(Environment environment) {
-		DistLockProperties properties = properties(environment);
+		DistLockProperties properties = LockAdviceSupport.properties(environment);
 		return new AnnotationLockOperationSource(properties.getDefaultTtl(), properties.getDefaultWaitTime());
 	}
 
@@ -63,11 +64,11 @@ class ProxyLockConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LockInterceptor lockInterceptor(LockOperationSource lockOperationSource,
-			ObjectProvider<LockTemplate> lockTemplate) {
-		return new LockInterceptor(lockOperationSource, SingletonSupplier.of(() -> lockTemplate.getIfAvailable(() -> {
-			throw new IllegalStateException("@DistributedLocked needs a LockTemplate, and there is none: configure "
-					+ "Redis (spring.data.redis.*) or define a LockClient bean");
-		})));
+			ObjectProvider<LockTemplate> lockTemplate, Environment environment) {
+		LockInterceptor interceptor = new LockInterceptor(lockOperationSource,
+				LockAdviceSupport.lockTemplate(lockTemplate));
+		interceptor.setSelfInvocationCheck(LockAdviceSupport.properties(environment).getAop().isSelfInvocationCheck());
+		return interceptor;
 	}
 
 	@Bean(name = "io.distlock.internalLockAdvisor")
@@ -77,12 +78,8 @@ class ProxyLockConfiguration {
 			Environment environment) {
 		LockAdvisor advisor = new LockAdvisor(lockOperationSource);
 		advisor.setAdvice(lockInterceptor);
-		advisor.setOrder(properties(environment).getOrder());
+		advisor.setOrder(LockAdviceSupport.properties(environment).getOrder());
 		return advisor;
-	}
-
-	private static DistLockProperties properties(Environment environment) {
-		return Binder.get(environment).bindOrCreate("distlock", DistLockProperties.class);
 	}
 
 	/**

@@ -33,7 +33,7 @@ public class PaymentService {
 
 	@DistributedLocked(key = "#orderId", ttl = "10s")
 	public void pay(long orderId) {
-		long token = LockContext.current().orElseThrow().fencingToken();
+		long token = LockContext.require().fencingToken();
 		this.payments.write(orderId, "paid", token);
 	}
 

@@ -43,7 +43,7 @@ public class ReportGenerator {
 	@DistributedLocked(key = "'report:' + #month", ttl = "30s", waitTime = "5s")
 	public CompletableFuture<String> generate(String month) {
 		// Bound to this thread only while the method runs: take what the work needs here.
-		LockHandle lock = LockContext.current().orElseThrow();
+		LockHandle lock = LockContext.require();
 		long token = lock.fencingToken();
 		CompletableFuture<String> report = CompletableFuture.supplyAsync(() -> render(month, token), this.executor);
 		// A lost lock no longer protects the work: stop it.
