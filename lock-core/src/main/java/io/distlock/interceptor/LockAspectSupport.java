@@ -45,28 +45,17 @@ import org.springframework.util.function.SingletonSupplier;
 /**
  * Runs a {@code @DistributedLocked} method under its lock, whatever calls it: the proxy's
  * {@link LockInterceptor} or the woven
- * {@code io.distlock.aspectj.DistributedLockedAspect} (as Spring's
- * {@code CacheAspectSupport} is behind both of the cache abstraction's modes). It finds
- * the method's {@link LockOperation}, evaluates the key and hands the call to
- * {@link LockTemplate#execute(LockRequest, io.distlock.LockCallback, io.distlock.LockBusyCallback)
- * LockTemplate.execute}, which holds the one release policy, re-enters a lock the thread
- * already holds, and releases the lock when the method ends. A method returning a
- * {@code CompletableFuture} or {@code CompletionStage} goes to
- * {@link LockTemplate#executeAsync(LockRequest, io.distlock.LockCallback, io.distlock.LockBusyCallback)
- * executeAsync} instead, which holds the lock until the returned stage completes. When
- * the lock stays busy the method does not run: the operation's failure policy throws (a
- * failed stage for an async method), skips or calls the fallback. A method returning a
- * {@code Mono} or {@code Flux}, and a Kotlin {@code suspend} function, is locked through
- * the {@link ReactiveLockTemplate} on subscription, without blocking: a busy lock then
- * gives an error signal (THROW) or an empty publisher (SKIP). A method with several
- * {@code keys} goes to
- * {@link LockTemplate#executeAll(MultiLockRequest, io.distlock.MultiLockCallback, io.distlock.LockBusyCallback)
- * executeAll}, which takes all of them or none.
- *
- * <p>
- * Once the application's singletons exist, it checks that the lock store can do what the
- * annotated methods ask of it: {@code fair = true} needs a store with fair mode,
- * {@code mode = READ} one with read locks, {@code permits} above 1 one with permits.
+ * {@code io.distlock.aspectj.DistributedLockedAspect}, as Spring's
+ * {@code CacheAspectSupport} is behind both of the cache abstraction's modes. It finds
+ * the method's {@link LockOperation}, evaluates the key and hands the call to the
+ * {@link LockTemplate}, which holds the release policy and re-entry: {@code execute},
+ * {@code executeAsync} for a method returning a {@code CompletionStage} (held until the
+ * stage completes), {@code executeAll} for several {@code keys}; a {@code Mono},
+ * {@code Flux} or Kotlin {@code suspend} method goes to the {@link ReactiveLockTemplate},
+ * locked on subscription. When the lock stays busy the method does not run: its failure
+ * policy throws (a failed stage, an error signal), skips or calls the fallback. Once the
+ * application's singletons exist, it checks that the lock store can serve the annotated
+ * methods (fair mode, read locks, permits).
  */
 public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitializingSingleton {
 
@@ -78,10 +67,7 @@ public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitia
 
 	private @Nullable Supplier<? extends @Nullable ReactiveLockTemplate> reactiveTemplate;
 
-	private @Nullable BeanFactory beanFactory;
-
-	private LockKeyEvaluator evaluator = new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), null,
-			DefaultConversionService.getSharedInstance());
+	private LockKeyEvaluator evaluator = defaultEvaluator();
 
 	/**
 	 * Set the lock definitions of methods.
@@ -111,12 +97,9 @@ public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitia
 	}
 
 	/**
-	 * Set what supplies the template that locks reactive methods (returning {@code Mono}
-	 * or {@code Flux}, and Kotlin {@code suspend} functions); looked up on the first such
-	 * call and checked at startup. By default it is the bean factory's
-	 * {@link ReactiveLockTemplate}, if there is one.
-	 * @param reactiveTemplate supplies the reactive template, or {@code null} when the
-	 * application has none
+	 * Set what supplies the template of reactive methods ({@code Mono}, {@code Flux},
+	 * Kotlin {@code suspend}); by default the bean factory's, if there is one.
+	 * @param reactiveTemplate supplies the reactive template, or {@code null} if none
 	 */
 	public void setReactiveLockTemplate(Supplier<? extends @Nullable ReactiveLockTemplate> reactiveTemplate) {
 		Assert.notNull(reactiveTemplate, "'reactiveTemplate' must not be null");
@@ -134,15 +117,16 @@ public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitia
 				&& configurable.getConversionService() != null) ? configurable.getConversionService()
 						: DefaultConversionService.getSharedInstance();
 		this.evaluator = new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), beanFactory, conversionService);
-		this.beanFactory = beanFactory;
+		if (this.reactiveTemplate == null) {
+			// Looked up only for reactive methods, so only where Reactor is present.
+			this.reactiveTemplate = SingletonSupplier
+				.of(() -> beanFactory.getBeanProvider(ReactiveLockTemplate.class).getIfAvailable());
+		}
 	}
 
 	/**
-	 * Fail the startup if a method asks for fair locks, read locks or permits and the
-	 * lock store cannot take them, or a reactive method has no reactive template to lock
-	 * it, naming every such method.
-	 * @throws UnsupportedLockOperationException if the lock store cannot serve the
-	 * methods
+	 * Fail the startup, naming every such method, if the lock store cannot serve one.
+	 * @throws UnsupportedLockOperationException if the lock store cannot serve a method
 	 */
 	@Override
 	public void afterSingletonsInstantiated() {
@@ -152,16 +136,13 @@ public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitia
 	}
 
 	/**
-	 * Forget the source, the templates and the bean factory, so that a later call fails
-	 * instead of reaching a closed application's beans.
+	 * Forget the application's beans: a later call fails instead of reaching them.
 	 */
 	protected void clear() {
 		this.source = null;
 		this.template = null;
 		this.reactiveTemplate = null;
-		this.beanFactory = null;
-		this.evaluator = new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), null,
-				DefaultConversionService.getSharedInstance());
+		this.evaluator = defaultEvaluator();
 	}
 
 	/**
@@ -237,21 +218,18 @@ public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitia
 	}
 
 	private ReactiveLockTemplate reactiveTemplate() {
-		ReactiveLockTemplate template = findReactiveTemplate();
-		Assert.state(template != null, "No ReactiveLockTemplate for reactive @DistributedLocked methods");
-		return template;
+		ReactiveLockTemplate reactive = findReactiveTemplate();
+		Assert.state(reactive != null, "No ReactiveLockTemplate for reactive @DistributedLocked methods");
+		return reactive;
 	}
 
 	private @Nullable ReactiveLockTemplate findReactiveTemplate() {
-		if (this.reactiveTemplate == null) {
-			// Looked up only for reactive methods, so only where Reactor is present.
-			BeanFactory beanFactory = this.beanFactory;
-			this.reactiveTemplate = (beanFactory != null)
-					? SingletonSupplier
-						.of(() -> beanFactory.getBeanProvider(ReactiveLockTemplate.class).getIfAvailable())
-					: () -> null;
-		}
-		return this.reactiveTemplate.get();
+		return (this.reactiveTemplate != null) ? this.reactiveTemplate.get() : null;
+	}
+
+	private static LockKeyEvaluator defaultEvaluator() {
+		return new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), null,
+				DefaultConversionService.getSharedInstance());
 	}
 
 	@SuppressWarnings("unchecked")
