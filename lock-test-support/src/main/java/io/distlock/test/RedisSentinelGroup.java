@@ -42,8 +42,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	private static final Duration DOWN_AFTER = Duration.ofSeconds(1);
 
 	// Bounds an election and the reconfiguration of the replicas; a failed election is
-	// retried after twice this.
-	private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(5);
+	// retried after twice this. A failover that overruns it is aborted and the promoted
+	// replica demoted again, which a loaded machine made happen at 5s (one sentinel left
+	// naming the promoted replica, the others the old primary): 10s leaves a margin
+	// and keeps a retry within the 30s that a test waits for a failover.
+	private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(10);
 
 	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(20);
 
