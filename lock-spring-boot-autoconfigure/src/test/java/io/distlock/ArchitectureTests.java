@@ -92,6 +92,14 @@ class ArchitectureTests {
 			"io.distlock.interceptor.UnsupportedLockOperationException",
 			"io.distlock.interceptor.UnsupportedLockOperationException$Feature",
 			"io.distlock.interceptor.LockAspectSupport", "io.distlock.interceptor.LockInvoker",
+			// The fencing kit
+			"io.distlock.fencing.FencingTokenRejectedException", "io.distlock.fencing.LockCommitGuard",
+			"io.distlock.fencing.LockLostBeforeCommitException",
+			"io.distlock.autoconfigure.DistLockCommitGuardAutoConfiguration", "io.distlock.fencing.jdbc.JdbcFence",
+			"io.distlock.fencing.jdbc.FencedRowUpdate", "io.distlock.fencing.redis.RedisFencedWrites",
+			"io.distlock.autoconfigure.DistLockJdbcFencingAutoConfiguration",
+			"io.distlock.autoconfigure.DistLockFencingProperties",
+			"io.distlock.autoconfigure.DistLockFencingProperties$Jdbc",
 			// The woven aspect (lock-aspectj)
 			"io.distlock.aspectj.DistributedLockedAspect", "io.distlock.aspectj.LockAspectConfigurer",
 			"io.distlock.aspectj.LockWeavingCheck", "io.distlock.autoconfigure.DistLockProperties$Aop",
@@ -142,15 +150,16 @@ class ArchitectureTests {
 	 * classes of its own layer or of the layers below it. The store SPI, the annotation
 	 * and the observation vocabulary at the bottom; the lease and wait machinery on them;
 	 * the API's values; the engine; the front doors and the stores; leader election,
-	 * Redlock and the annotation support on the front doors; the woven aspect on the
-	 * annotation support; the auto-configuration on top.
+	 * Redlock, the annotation support and the fencing kit on the front doors; the woven
+	 * aspect on the annotation support; the auto-configuration on top.
 	 */
 	private static final List<List<String>> LAYERS = List.of(
 			List.of("io.distlock.core", "io.distlock.annotation", "io.distlock.observation"),
 			List.of("io.distlock.lease", "io.distlock.waiting"), List.of("io.distlock", "io.distlock.reactive"),
 			List.of("io.distlock.engine"),
 			List.of("io.distlock (front doors)", "io.distlock.reactive (front doors)", "io.distlock.redis"),
-			List.of("io.distlock.leader", "io.distlock.redlock", "io.distlock.interceptor"),
+			List.of("io.distlock.leader", "io.distlock.redlock", "io.distlock.interceptor", "io.distlock.fencing",
+					"io.distlock.fencing.jdbc", "io.distlock.fencing.redis"),
 			List.of("io.distlock.aspectj"), List.of("io.distlock.autoconfigure"),
 			List.of("io.distlock.autoconfigure.actuate"));
 

@@ -22,18 +22,19 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.io.ClassPathResource;
+import io.distlock.fencing.FencingTokenRejectedException;
+import io.distlock.fencing.redis.RedisFencedWrites;
+
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
-import org.springframework.util.Assert;
 
 /**
  * The shop's data in Redis, in the shop's own keys, one plain key per fact:
  * {@code shop:product:{<id>}:stock} is the stock counter, {@code ...:orders} the list of
- * accepted orders, {@code ...:fence} the fencing token of the last accepted stock write
- * and {@code ...:stale-writes} the count of rejected ones. The product id is the keys'
- * hash tag, so that a script can use all of them on a Redis Cluster too.
+ * accepted orders and {@code ...:stale-writes} the count of rejected stock writes; the
+ * fencing token of the last accepted stock write is kept by distlock's
+ * {@link RedisFencedWrites}, beside the stock. The product id is the keys' hash tag, so
+ * that they share a slot on a Redis Cluster too.
  * <p>
  * Reading and writing the stock are separate commands on purpose: a purchase that reads
  * the stock, thinks and writes it back is the classic lost update, unless something keeps
@@ -44,11 +45,9 @@ import org.springframework.util.Assert;
 @Component
 public class Inventory {
 
-	@SuppressWarnings("rawtypes")
-	private static final RedisScript<List> WRITE_STOCK_FENCED = RedisScript
-		.of(new ClassPathResource("write-stock-fenced.lua", Inventory.class), List.class);
-
 	private final StringRedisTemplate redis;
+
+	private final RedisFencedWrites fencedWrites;
 
 	/**
 	 * Create an inventory on the given Redis.
@@ -56,6 +55,7 @@ public class Inventory {
 	 */
 	public Inventory(StringRedisTemplate redis) {
 		this.redis = redis;
+		this.fencedWrites = new RedisFencedWrites(redis.getRequiredConnectionFactory());
 	}
 
 	/**
@@ -128,8 +128,9 @@ public class Inventory {
 
 	/**
 	 * Overwrite the stock counter for the holder of the product's lock, unless a write
-	 * with a higher fencing token was accepted before. Checking the token and writing is
-	 * one Lua script, atomic in Redis.
+	 * with a higher fencing token was accepted before: distlock's
+	 * {@link RedisFencedWrites}, which checks the token and writes in one script, atomic
+	 * in Redis.
 	 * @param id the product id
 	 * @param stock the new stock
 	 * @param fencingToken the fencing token of the lock held, from
@@ -138,13 +139,12 @@ public class Inventory {
 	 * accepted; the write is then counted in {@link Product#staleWritesRejected()}
 	 */
 	public void writeStock(long id, int stock, long fencingToken) {
-		Assert.isTrue(fencingToken >= 0, () -> "'fencingToken' must not be negative but was " + fencingToken);
-		List<?> result = this.redis.execute(WRITE_STOCK_FENCED,
-				List.of(key(id, "stock"), key(id, "fence"), key(id, "stale-writes")), Integer.toString(stock),
-				Long.toString(fencingToken));
-		Assert.state(result != null && !result.isEmpty(), "The fenced write script returned nothing");
-		if (!Long.valueOf(1).equals(result.get(0))) {
-			throw new StaleFencingTokenException(id, fencingToken, Long.parseLong(String.valueOf(result.get(1))));
+		try {
+			this.fencedWrites.set(key(id, "stock"), Integer.toString(stock), fencingToken);
+		}
+		catch (FencingTokenRejectedException ex) {
+			this.redis.opsForValue().increment(key(id, "stale-writes"));
+			throw new StaleFencingTokenException(id, fencingToken, ex.getRecordedToken());
 		}
 	}
 

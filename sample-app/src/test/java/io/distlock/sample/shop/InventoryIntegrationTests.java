@@ -35,6 +35,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class InventoryIntegrationTests {
 
+	// Where RedisFencedWrites keeps the last accepted token of the stock.
+	private static final String FENCE = "shop:product:{1}:stock\u0000distlock-fence";
+
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.singleNode();
 
@@ -65,7 +68,7 @@ class InventoryIntegrationTests {
 		Product product = this.inventory.get(1);
 		assertThat(product.stock()).isEqualTo(49);
 		assertThat(product.staleWritesRejected()).isOne();
-		assertThat(redis.endpoint().command("GET", "shop:product:{1}:fence")).isEqualTo("1000");
+		assertThat(redis.endpoint().command("GET", FENCE)).isEqualTo("1000");
 	}
 
 	@Test
@@ -75,7 +78,7 @@ class InventoryIntegrationTests {
 		this.inventory.writeStock(1, 47, 1_001);
 		assertThat(this.inventory.get(1).stock()).isEqualTo(47);
 		assertThat(this.inventory.get(1).staleWritesRejected()).isZero();
-		assertThat(redis.endpoint().command("GET", "shop:product:{1}:fence")).isEqualTo("1001");
+		assertThat(redis.endpoint().command("GET", FENCE)).isEqualTo("1001");
 	}
 
 	@Test
