@@ -62,6 +62,38 @@ class DistLockAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class));
 
 	@Test
+	void aspectjModeRegistersNoProxyAdvisorAndConfiguresTheWovenAspect() {
+		this.contextRunner.withPropertyValues("distlock.aop.mode=aspectj").run((context) -> {
+			assertThat(context).hasNotFailed()
+				.doesNotHaveBean(LockAdvisor.class)
+				.doesNotHaveBean(LockInterceptor.class)
+				.hasSingleBean(io.distlock.aspectj.LockAspectConfigurer.class)
+				.hasSingleBean(io.distlock.aspectj.LockWeavingCheck.class);
+			assertThat(io.distlock.aspectj.DistributedLockedAspect.aspectOf().getLockOperationSource())
+				.isSameAs(context.getBean(io.distlock.interceptor.LockOperationSource.class));
+		});
+	}
+
+	@Test
+	void aspectjModeWithoutTheAspectOnTheClassPathFailsNamingTheDependency() {
+		this.contextRunner.withPropertyValues("distlock.aop.mode=aspectj")
+			.withClassLoader(new FilteredClassLoader("io.distlock.aspectj"))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidDistLockPropertyException.class)
+				.hasMessageContaining("io.distlock:lock-aspectj"));
+	}
+
+	@Test
+	void anAopModeThatIsNeitherProxyNorAspectjFailsTheStartup() {
+		this.contextRunner.withPropertyValues("distlock.aop.mode=weave")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("distlock.aop.mode"));
+	}
+
+	@Test
 	void autoConfigurationProvidesTheLockBeansOnTheRedisConnectionFactory() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(LockTemplate.class);

@@ -50,8 +50,8 @@ import org.springframework.scheduling.TaskScheduler;
  * Built {@link #on(RedisEndpoint) on an endpoint}, the stack connects with a connection
  * factory of its own, which {@link #close()} destroys after closing the renewer and the
  * notifier; built {@link #on(RedisConnectionFactory) on a connection factory}, it leaves
- * the factory to its caller. {@link #build()} returns once the notifier's subscription is
- * up, so that no release is missed by the first waiter.
+ * the factory to its caller. {@link Builder#build()} returns once the notifier's
+ * subscription is up, so that no release is missed by the first waiter.
  */
 public final class LockStack implements AutoCloseable {
 
