@@ -49,7 +49,8 @@ public class LockCommitGuard implements TransactionExecutionListener {
 		}
 		Set<LockHandle> checked = Collections.newSetFromMap(new IdentityHashMap<>());
 		for (LockHandle lock : LockContext.held()) {
-			if (checked.add(lock) && (lock.whenLost().toCompletableFuture().isDone() || !lock.isHeld())) {
+			// isHeld() answers false without asking the store for a lock known lost.
+			if (checked.add(lock) && !lock.isHeld()) {
 				throw new LockLostBeforeCommitException(lock.key(), lock.fencingToken());
 			}
 		}
