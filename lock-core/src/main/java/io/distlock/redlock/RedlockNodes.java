@@ -52,19 +52,24 @@ public final class RedlockNodes implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedlockNodes.class);
 
+	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
 	private final List<LettuceConnectionFactory> connectionFactories;
 
 	private final List<RedisLockClient> clients;
 
 	private final Duration timeout;
 
-	private final SimpleAsyncTaskExecutor pings;
+	private final SimpleAsyncTaskExecutor nodeTasks;
 
-	private RedlockNodes(List<LettuceConnectionFactory> connectionFactories, Duration timeout) {
+	private final Duration closeTimeout;
+
+	RedlockNodes(List<LettuceConnectionFactory> connectionFactories, Duration timeout, Duration closeTimeout) {
 		this.connectionFactories = List.copyOf(connectionFactories);
 		this.timeout = timeout;
-		this.pings = new SimpleAsyncTaskExecutor("distlock-redlock-ping-");
-		this.pings.setDaemon(true);
+		this.closeTimeout = closeTimeout;
+		this.nodeTasks = new SimpleAsyncTaskExecutor("distlock-redlock-node-");
+		this.nodeTasks.setDaemon(true);
 		this.clients = this.connectionFactories.stream().map(RedlockNodes::nodeClient).toList();
 	}
 
@@ -124,7 +129,7 @@ public final class RedlockNodes implements AutoCloseable {
 			factories.forEach(LettuceConnectionFactory::destroy);
 			throw ex;
 		}
-		return new RedlockNodes(factories, timeout);
+		return new RedlockNodes(factories, timeout, CLOSE_TIMEOUT);
 	}
 
 	/**
@@ -152,7 +157,7 @@ public final class RedlockNodes implements AutoCloseable {
 	 */
 	public int countReachable() {
 		List<CompletableFuture<Boolean>> pings = this.connectionFactories.stream()
-			.map((factory) -> CompletableFuture.supplyAsync(() -> ping(factory), this.pings))
+			.map((factory) -> CompletableFuture.supplyAsync(() -> ping(factory), this.nodeTasks))
 			.toList();
 		long deadline = System.nanoTime() + this.timeout.toNanos();
 		int reachable = 0;
@@ -183,11 +188,33 @@ public final class RedlockNodes implements AutoCloseable {
 	}
 
 	/**
-	 * Close every node's connections.
+	 * Close every node's connections, all at once, waiting at most a few seconds in all.
+	 * Lettuce's client shutdown waits for its connections without a bound, and has been
+	 * seen never to end; a node still shutting down when the wait is over is logged and
+	 * left to end, or not, on a daemon thread, so that the application can stop.
 	 */
 	@Override
 	public void close() {
-		this.connectionFactories.forEach(LettuceConnectionFactory::destroy);
+		List<CompletableFuture<Void>> shutdowns = this.connectionFactories.stream()
+			.map((factory) -> CompletableFuture.runAsync(factory::destroy, this.nodeTasks))
+			.toList();
+		long deadline = System.nanoTime() + this.closeTimeout.toNanos();
+		for (int i = 0; i < shutdowns.size(); i++) {
+			try {
+				shutdowns.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				logger.warn("Redlock node " + i + " did not shut down within " + this.closeTimeout
+						+ "; its connections are left to close in the background");
+			}
+			catch (ExecutionException ex) {
+				logger.warn("Redlock node " + i + " failed to shut down: " + ex.getCause());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
 	}
 
 	private static LettuceConnectionFactory connectionFactory(NodeUrls.Node node, Duration timeout,

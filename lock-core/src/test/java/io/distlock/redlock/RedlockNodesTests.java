@@ -19,6 +19,8 @@ package io.distlock.redlock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -32,12 +34,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Tests for {@link RedlockNodes}: a node URL that is not valid fails without showing its
- * credentials, in any shape they were written.
+ * credentials, in any shape they were written; closing the nodes ends in a bounded time.
  */
 class RedlockNodesTests {
 
@@ -110,6 +115,45 @@ class RedlockNodesTests {
 					Duration.ofMillis(200)))
 			.withMessageStartingWith("distlock.redlock.nodes[0] (redis://..., the rest not shown) is not a valid "
 					+ "Redis URL: it names no host, or its port is not a number");
+	}
+
+	// Lettuce's client shutdown waits without a bound, and has been seen never to end
+	// (lettuce#2278): an application context holding the nodes then never closes.
+	@Test
+	void closeEndsWithinItsBoundWhenANodesShutdownNeverEnds() throws Exception {
+		CountDownLatch never = new CountDownLatch(1);
+		LettuceConnectionFactory hanging = new LettuceConnectionFactory() {
+
+			@Override
+			public void destroy() {
+				try {
+					never.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+
+		};
+		AtomicBoolean otherDestroyed = new AtomicBoolean();
+		LettuceConnectionFactory other = new LettuceConnectionFactory() {
+
+			@Override
+			public void destroy() {
+				otherDestroyed.set(true);
+			}
+
+		};
+		RedlockNodes nodes = new RedlockNodes(List.of(hanging, other), Duration.ofMillis(200), Duration.ofMillis(300));
+		try {
+			assertTimeoutPreemptively(Duration.ofSeconds(30), nodes::close);
+			assertThat(otherDestroyed).isTrue();
+			assertThat(this.logged)
+				.anyMatch((line) -> line.contains("Redlock node 0") && line.contains("did not shut down within"));
+		}
+		finally {
+			never.countDown();
+		}
 	}
 
 	static Stream<Arguments> badUrls() {
