@@ -16,6 +16,7 @@
 
 package io.distlock;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -82,6 +83,26 @@ public interface LockHandle extends AutoCloseable {
 	 * @return a stage completed when the lock no longer protects the work
 	 */
 	CompletionStage<Void> whenLost();
+
+	/**
+	 * Extend this acquisition's lease, owner-checked in Redis: if this handle still holds
+	 * the lock, it now expires {@code leaseTime} from now, and it stays held at least
+	 * {@code minHold} from now even if closed before (this replaces the minimum hold of
+	 * the request). This is what a lock without auto-renew uses to run longer than its
+	 * ttl, as ShedLock's {@code SimpleLock.extend} does. On a lock renewed by the
+	 * watchdog it sets the lease once; the next renewal sets it back to the renewal's.
+	 * <p>
+	 * A lock found no longer held (its lease ran out, or someone else holds it now) is
+	 * reported lost, as {@link #whenLost()} describes, and is not extended.
+	 * @param leaseTime the new lease, from now: at least 1ms
+	 * @param minHold how long from now the lock stays held at least; zero for none, at
+	 * most {@code leaseTime}
+	 * @return {@code true} if extended; {@code false} if this handle no longer holds the
+	 * lock (released, lost or expired)
+	 * @throws IllegalArgumentException if a duration is out of range
+	 * @throws LockBackendException if Redis cannot be reached
+	 */
+	boolean extend(Duration leaseTime, Duration minHold);
 
 	/**
 	 * Release the lock if this acquisition still holds it. Idempotent: calling it again

@@ -100,6 +100,10 @@ class ArchitectureTests {
 			"io.distlock.autoconfigure.DistLockJdbcFencingAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockFencingProperties",
 			"io.distlock.autoconfigure.DistLockFencingProperties$Jdbc",
+			// The adapters under ShedLock and Spring Integration
+			"io.distlock.shedlock.DistlockLockProvider", "io.distlock.integration.DistlockLockRegistry",
+			"io.distlock.autoconfigure.DistLockShedLockAutoConfiguration",
+			"io.distlock.autoconfigure.DistLockIntegrationAutoConfiguration",
 			// The woven aspect (lock-aspectj)
 			"io.distlock.aspectj.DistributedLockedAspect", "io.distlock.aspectj.LockAspectConfigurer",
 			"io.distlock.aspectj.LockWeavingCheck", "io.distlock.autoconfigure.DistLockProperties$Aop",
@@ -150,8 +154,9 @@ class ArchitectureTests {
 	 * classes of its own layer or of the layers below it. The store SPI, the annotation
 	 * and the observation vocabulary at the bottom; the lease and wait machinery on them;
 	 * the API's values; the engine; the front doors and the stores; leader election,
-	 * Redlock, the annotation support and the fencing kit on the front doors; the woven
-	 * aspect on the annotation support; the auto-configuration on top.
+	 * Redlock, the annotation support, the fencing kit and the ShedLock and Spring
+	 * Integration adapters on the front doors; the woven aspect on the annotation
+	 * support; the auto-configuration on top.
 	 */
 	private static final List<List<String>> LAYERS = List.of(
 			List.of("io.distlock.core", "io.distlock.annotation", "io.distlock.observation"),
@@ -159,7 +164,8 @@ class ArchitectureTests {
 			List.of("io.distlock.engine"),
 			List.of("io.distlock (front doors)", "io.distlock.reactive (front doors)", "io.distlock.redis"),
 			List.of("io.distlock.leader", "io.distlock.redlock", "io.distlock.interceptor", "io.distlock.fencing",
-					"io.distlock.fencing.jdbc", "io.distlock.fencing.redis"),
+					"io.distlock.fencing.jdbc", "io.distlock.fencing.redis", "io.distlock.shedlock",
+					"io.distlock.integration"),
 			List.of("io.distlock.aspectj"), List.of("io.distlock.autoconfigure"),
 			List.of("io.distlock.autoconfigure.actuate"));
 

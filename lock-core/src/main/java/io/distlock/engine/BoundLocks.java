@@ -71,6 +71,42 @@ public final class BoundLocks {
 	}
 
 	/**
+	 * Bind a lock to the current thread as its innermost one, until
+	 * {@link #unbindHeld(LockHandle)}: for a front door whose lock is held by a thread
+	 * between two calls (ShedLock's {@code lock} and {@code unlock}, a
+	 * {@code java.util.concurrent.locks.Lock}), rather than around a callback.
+	 * @param handle the lock the current thread holds
+	 */
+	public static void bindHeld(LockHandle handle) {
+		bind(handle);
+	}
+
+	/**
+	 * Unbind a lock bound by {@link #bindHeld(LockHandle)} from the current thread,
+	 * wherever it is among the thread's locks: such locks may be released in any order.
+	 * @param handle the lock
+	 * @return {@code true} if it was bound to the current thread
+	 */
+	public static boolean unbindHeld(LockHandle handle) {
+		Deque<LockHandle> handles = held.get();
+		if (handles == null) {
+			return false;
+		}
+		boolean removed = false;
+		for (var innermostFirst = handles.descendingIterator(); innermostFirst.hasNext();) {
+			if (innermostFirst.next() == handle) {
+				innermostFirst.remove();
+				removed = true;
+				break;
+			}
+		}
+		if (handles.isEmpty()) {
+			held.remove();
+		}
+		return removed;
+	}
+
+	/**
 	 * Run the callback with the handle bound to the current thread.
 	 */
 	static <T extends @Nullable Object, E extends Throwable> T runBound(LockHandle handle, LockCallback<T, E> callback)

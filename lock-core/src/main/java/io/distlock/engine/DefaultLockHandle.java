@@ -35,6 +35,8 @@ import io.distlock.LockRequest;
 import io.distlock.lease.Lease;
 import io.distlock.core.LockClient;
 
+import org.springframework.util.Assert;
+
 /**
  * The {@link LockHandle} of one acquisition: held until released or found lost, as its
  * {@link HoldState} tells and reports. A release by someone other than the work under the
@@ -64,6 +66,10 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 	private final ReleaseHooks releaseHooks = new ReleaseHooks();
 
 	private volatile @Nullable Tracking tracking;
+
+	// Set by extend(): the minimum hold, counted from the acquisition, that replaces the
+	// request's.
+	private volatile @Nullable Duration minHoldSinceAcquired;
 
 	DefaultLockHandle(String key, String resource, String ownerToken, long fencingToken, LockClient client,
 			LockListener listener) {
@@ -147,6 +153,30 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 	}
 
 	@Override
+	public boolean extend(Duration leaseTime, Duration minHold) {
+		Assert.isTrue(leaseTime != null && leaseTime.toMillis() >= 1 && leaseTime.compareTo(LockRequest.MAX_TTL) <= 0,
+				() -> "'leaseTime' must be between 1ms and 365 days but was " + leaseTime);
+		Assert.isTrue(minHold != null && !minHold.isNegative() && minHold.compareTo(leaseTime) <= 0,
+				() -> "'minHold' must be between zero and 'leaseTime' (" + leaseTime + ") but was " + minHold);
+		if (this.hold.isKnownNotHeld()) {
+			return false;
+		}
+		boolean extended;
+		try {
+			extended = this.client.renew(leaseKey(), this.ownerToken, leaseTime);
+		}
+		catch (LockBackendException ex) {
+			throw LockBackendException.forKey(this.key, ex);
+		}
+		if (!extended) {
+			this.hold.markLost();
+			return false;
+		}
+		this.minHoldSinceAcquired = this.hold.held().plus(minHold);
+		return true;
+	}
+
+	@Override
 	public CompletionStage<Void> whenLost() {
 		// A minimal stage, so that callers cannot complete it.
 		return this.lost.minimalCompletionStage();
@@ -202,7 +232,11 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 		}
 		this.releaseHooks.runBefore();
 		Duration held = this.hold.held();
-		Duration keep = (tracking != null) ? tracking.request().minHold().minus(held) : Duration.ZERO;
+		Duration minHold = this.minHoldSinceAcquired;
+		if (minHold == null) {
+			minHold = (tracking != null) ? tracking.request().minHold() : Duration.ZERO;
+		}
+		Duration keep = minHold.minus(held);
 		boolean keepHeld = keep.toMillis() > 0;
 		boolean released;
 		try {

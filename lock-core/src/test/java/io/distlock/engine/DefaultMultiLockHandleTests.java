@@ -155,6 +155,11 @@ class DefaultMultiLockHandleTests {
 		}
 
 		@Override
+		public boolean extend(Duration leaseTime, Duration minHold) {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
 		public CompletionStage<Void> whenLost() {
 			return this.lost;
 		}

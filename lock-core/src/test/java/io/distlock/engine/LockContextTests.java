@@ -16,6 +16,7 @@
 
 package io.distlock.engine;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -251,6 +252,11 @@ class LockContextTests {
 		@Override
 		public CompletionStage<Void> whenLost() {
 			return new CompletableFuture<>();
+		}
+
+		@Override
+		public boolean extend(Duration leaseTime, Duration minHold) {
+			throw new UnsupportedOperationException();
 		}
 
 		@Override

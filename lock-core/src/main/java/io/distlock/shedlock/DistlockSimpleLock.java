@@ -1,0 +1,95 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.shedlock;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import net.javacrumbs.shedlock.core.AbstractSimpleLock;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
+
+import io.distlock.LockHandle;
+import io.distlock.engine.BoundLocks;
+
+/**
+ * A ShedLock lock held through a distlock {@link LockHandle}, bound to the thread that
+ * took it. Extending it hands the same handle to the new lock, which ShedLock makes the
+ * active one; this one is then no longer valid.
+ */
+final class DistlockSimpleLock extends AbstractSimpleLock {
+
+	private final LockHandle handle;
+
+	private DistlockSimpleLock(LockConfiguration configuration, LockHandle handle) {
+		super(configuration);
+		this.handle = handle;
+	}
+
+	static DistlockSimpleLock bound(LockConfiguration configuration, LockHandle handle) {
+		BoundLocks.bindHeld(handle);
+		return new DistlockSimpleLock(configuration, handle);
+	}
+
+	@Override
+	protected void doUnlock() {
+		try {
+			// Before lockAtLeastFor, this leaves the lock held until then.
+			this.handle.close();
+		}
+		finally {
+			BoundLocks.unbindHeld(this.handle);
+		}
+	}
+
+	@Override
+	protected Optional<SimpleLock> doExtend(LockConfiguration configuration) {
+		Duration lease = DistlockLockProvider.atLeastOneMilli(configuration.getLockAtMostFor());
+		boolean extended;
+		try {
+			extended = this.handle.extend(lease, DistlockLockProvider.min(configuration.getLockAtLeastFor(), lease));
+		}
+		catch (RuntimeException ex) {
+			// ShedLock keeps the old lock active, and its unlock fails: end the hold now.
+			release();
+			throw ex;
+		}
+		if (!extended) {
+			release();
+			return Optional.empty();
+		}
+		return Optional.of(new DistlockSimpleLock(configuration, this.handle));
+	}
+
+	private void release() {
+		try {
+			this.handle.close();
+		}
+		catch (RuntimeException ex) {
+			// Already lost: nothing of it is left to release.
+		}
+		finally {
+			BoundLocks.unbindHeld(this.handle);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "DistlockSimpleLock[" + this.lockConfiguration.getName() + ", " + this.handle + "]";
+	}
+
+}
