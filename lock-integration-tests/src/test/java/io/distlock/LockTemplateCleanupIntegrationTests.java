@@ -124,6 +124,39 @@ class LockTemplateCleanupIntegrationTests {
 		assertThat(this.template.tryAcquire("k", TTL, Duration.ZERO)).isPresent().get().satisfies(LockHandle::close);
 	}
 
+	// Cleanup code on an interrupted thread (a cancelled task, a stopping component)
+	// releases its lock too, rather than leaving it to its ttl.
+	@Test
+	void closeOnAnInterruptedThreadReleasesTheLockAndKeepsTheInterrupt() {
+		createTemplate(Duration.ofSeconds(2));
+		LockHandle lock = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
+		Thread.currentThread().interrupt();
+		try {
+			lock.close();
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
+	}
+
+	@Test
+	void executeOnAThreadInterruptedDuringTheActionReleasesTheLock() {
+		createTemplate(Duration.ofSeconds(2));
+		try {
+			this.template.execute("k", TTL, Duration.ZERO, () -> {
+				Thread.currentThread().interrupt();
+				return null;
+			});
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
+	}
+
 	private void createTemplate(Duration commandTimeout) {
 		this.stack = LockStack.on(redis.endpoint())
 			.commandTimeout(commandTimeout)

@@ -226,6 +226,21 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 		if (previous == HoldState.State.RELEASED) {
 			return;
 		}
+		// Cleanup on an interrupted thread (a cancelled task, a stopping component) still
+		// releases: the Redis client would abandon the call, leaving the lock to its ttl.
+		// The interrupt is set aside for the release, and kept.
+		boolean interrupted = Thread.interrupted();
+		try {
+			release(previous);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void release(HoldState.State previous) {
 		Tracking tracking = this.tracking;
 		if (tracking != null) {
 			tracking.untrack().accept(this);

@@ -43,8 +43,10 @@ import io.distlock.LockRequest;
  * time; a re-entrant acquisition asks Redis whether the lock is still held, and fails if
  * it is not and someone else holds it now;</li>
  * <li>unlocked only by the holding thread (others get an {@link IllegalStateException});
- * an unlock that finds the lock lost throws a
- * {@link java.util.ConcurrentModificationException}, after letting it go;</li>
+ * the unlock of a lock known lost (its renewal found it gone or taken) throws a
+ * {@link java.util.ConcurrentModificationException}, after letting it go; one whose loss
+ * the unlock itself finds is logged at WARN, as every distlock release that finds its
+ * lock expired;</li>
  * <li>leased for the registry's ttl ({@code distlock.default-ttl} when auto-configured)
  * or the ttl given to {@link DistributedLock#lock(Duration)}, and renewed by distlock's
  * watchdog while held, so that a lock expires a ttl after its holder died, not while it

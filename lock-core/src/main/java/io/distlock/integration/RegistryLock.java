@@ -62,6 +62,9 @@ final class RegistryLock implements DistributedLock {
 	private volatile long lastUsed;
 
 	RegistryLock(LockOperations locks, String key, String name, Duration ttl, Clock clock) {
+		// Fails for a key that cannot be a lock key, when obtained rather than when
+		// locked.
+		request(key, name, Duration.ZERO, ttl);
 		this.locks = locks;
 		this.key = key;
 		this.name = name;
@@ -166,9 +169,8 @@ final class RegistryLock implements DistributedLock {
 	}
 
 	private @Nullable LockHandle acquire(Duration waitTime, Duration ttl) throws InterruptedException {
-		LockRequest request = LockRequest.builder(this.key).ttl(ttl).waitTime(waitTime).name(this.name).build();
 		try {
-			return this.locks.tryAcquire(request).orElse(null);
+			return this.locks.tryAcquire(request(this.key, this.name, waitTime, ttl)).orElse(null);
 		}
 		catch (LockAcquisitionException ex) {
 			if (ex.getCause() instanceof InterruptedException) {
@@ -180,6 +182,10 @@ final class RegistryLock implements DistributedLock {
 			}
 			throw ex;
 		}
+	}
+
+	private static LockRequest request(String key, String name, Duration waitTime, Duration ttl) {
+		return LockRequest.builder(key).ttl(ttl).waitTime(waitTime).name(name).build();
 	}
 
 	private boolean hold(@Nullable LockHandle acquired) {

@@ -50,11 +50,11 @@ import org.springframework.util.Assert;
  * of the same name without locking again).
  *
  * <p>
- * While held, the lock is bound to the thread that took it, as ShedLock binds its active
- * lock for {@code LockExtender}: the job reads it with
- * {@link io.distlock.LockContext#current()}, for its fencing token or a
- * {@code JdbcFence.check}. Unlock it on the thread that locked it, as ShedLock's executor
- * does.
+ * While ShedLock's executor ({@code @SchedulerLock}, a {@code LockingTaskExecutor}) runs
+ * a task under the lock, the lock is bound to the task's thread, until its unlock there:
+ * the task reads it with {@link io.distlock.LockContext#current()}, for its fencing token
+ * or a {@code JdbcFence.check}. A lock taken by calling {@link #lock(LockConfiguration)}
+ * from other code is not bound, since nothing says that it is unlocked on this thread.
  */
 public class DistlockLockProvider implements ExtensibleLockProvider {
 
@@ -83,7 +83,7 @@ public class DistlockLockProvider implements ExtensibleLockProvider {
 			.name(lockName(configuration.getName()))
 			.build();
 		Optional<LockHandle> handle = this.locks.tryAcquire(request);
-		return handle.map((held) -> DistlockSimpleLock.bound(configuration, held));
+		return handle.map((held) -> DistlockSimpleLock.taken(configuration, held));
 	}
 
 	static Duration atLeastOneMilli(Duration duration) {
@@ -95,13 +95,9 @@ public class DistlockLockProvider implements ExtensibleLockProvider {
 	}
 
 	// The name tags metrics: ShedLock's names are few (one a job), and a long one is cut.
+	// A name with a control character fails as a key first.
 	private static String lockName(String name) {
-		String printable = name.codePoints()
-			.map((c) -> Character.isISOControl(c) ? '_' : c)
-			.collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
-			.toString();
-		return (printable.length() <= LockRequest.MAX_NAME_LENGTH) ? printable
-				: printable.substring(0, LockRequest.MAX_NAME_LENGTH);
+		return (name.length() <= LockRequest.MAX_NAME_LENGTH) ? name : name.substring(0, LockRequest.MAX_NAME_LENGTH);
 	}
 
 	@Override

@@ -28,10 +28,15 @@ import io.distlock.engine.BoundLocks;
 
 /**
  * A ShedLock lock held through a distlock {@link LockHandle}, bound to the thread that
- * took it. Extending it hands the same handle to the new lock, which ShedLock makes the
- * active one; this one is then no longer valid.
+ * runs its task under ShedLock's executor. Extending it hands the same handle to the new
+ * lock, which ShedLock makes the active one; this one is then no longer valid.
  */
 final class DistlockSimpleLock extends AbstractSimpleLock {
+
+	// ShedLock's executor, which unlocks in a finally block on the thread that locked.
+	private static final String EXECUTOR = "net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor";
+
+	private static final StackWalker stack = StackWalker.getInstance();
 
 	private final LockHandle handle;
 
@@ -40,9 +45,25 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 		this.handle = handle;
 	}
 
-	static DistlockSimpleLock bound(LockConfiguration configuration, LockHandle handle) {
-		BoundLocks.bindHeld(handle);
-		return new DistlockSimpleLock(configuration, handle);
+	/**
+	 * Return a lock for the handle, bound to the current thread if ShedLock's executor
+	 * took it: the executor runs the task on this thread and then unlocks it here. A lock
+	 * taken otherwise may be unlocked on another thread, or never, and is not bound, so
+	 * that it cannot stay behind on a pooled thread. (ShedLock 6 has no executor listener
+	 * to say when a task starts and ends; the caller is the one sign.)
+	 */
+	static DistlockSimpleLock taken(LockConfiguration configuration, LockHandle handle) {
+		DistlockSimpleLock lock = new DistlockSimpleLock(configuration, handle);
+		if (takenByShedLocksExecutor()) {
+			BoundLocks.bindHeld(handle);
+		}
+		return lock;
+	}
+
+	// A few frames up: the provider, any wrapping provider (KeepAliveLockProvider), the
+	// executor.
+	private static boolean takenByShedLocksExecutor() {
+		return stack.walk((frames) -> frames.limit(12).anyMatch((frame) -> EXECUTOR.equals(frame.getClassName())));
 	}
 
 	@Override
@@ -52,7 +73,7 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 			this.handle.close();
 		}
 		finally {
-			BoundLocks.unbindHeld(this.handle);
+			forget();
 		}
 	}
 
@@ -83,8 +104,12 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 			// Already lost: nothing of it is left to release.
 		}
 		finally {
-			BoundLocks.unbindHeld(this.handle);
+			forget();
 		}
+	}
+
+	private void forget() {
+		BoundLocks.unbindHeld(this.handle);
 	}
 
 	@Override

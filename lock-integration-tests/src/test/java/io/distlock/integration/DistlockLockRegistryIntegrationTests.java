@@ -254,6 +254,12 @@ class DistlockLockRegistryIntegrationTests {
 	}
 
 	@Test
+	void keyThatCannotBeALockKeyFailsWhenObtained() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.first.obtain(" "));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.first.obtain("line\nbreak"));
+	}
+
+	@Test
 	void expiringUnusedLocksForgetsThoseNobodyHolds() {
 		Lock held = this.first.obtain("kept");
 		Lock idle = this.first.obtain("idle");

@@ -31,6 +31,7 @@ import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockExtender;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,9 +48,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What distlock adds under ShedLock's executor, against a real redis-server: the job sees
- * its lock in {@link LockContext} with a fencing token, the lock is among the held locks
- * while the job runs, {@code LockExtender} extends it in Redis, {@code lockAtLeastFor}
- * keeps it from a second application, and two applications never run a job at once.
+ * its lock in {@link LockContext} with a fencing token (a lock taken outside the executor
+ * is not bound), the lock is among the held locks while the job runs,
+ * {@code LockExtender} extends it in Redis, {@code lockAtLeastFor} keeps it from a second
+ * application, and two applications never run a job at once.
  */
 @Timeout(60)
 class DistlockLockProviderIntegrationTests {
@@ -95,6 +97,21 @@ class DistlockLockProviderIntegrationTests {
 		assertThat(tokens[0]).isPositive();
 		assertThat(tokens[1]).isGreaterThan(tokens[0]);
 		assertThat(redis.endpoint().command("EXISTS", "lock:report")).isEqualTo(0L);
+	}
+
+	@Test
+	void lockTakenOutsideShedLocksExecutorIsNotBoundToTheThread() {
+		DistlockLockProvider provider = new DistlockLockProvider(this.first.template());
+		SimpleLock lock = provider.lock(config("manual", Duration.ofSeconds(30), Duration.ZERO)).orElseThrow();
+		try {
+			// Nothing says it is unlocked on this thread: bound, it could stay behind.
+			assertThat(LockContext.current()).isEmpty();
+			assertThat(this.first.template().getHeldLocks()).extracting(HeldLock::key).containsExactly("manual");
+		}
+		finally {
+			lock.unlock();
+		}
+		assertThat(redis.endpoint().command("EXISTS", "lock:manual")).isEqualTo(0L);
 	}
 
 	@Test

@@ -149,7 +149,8 @@ class SpringIntegrationExamplesIntegrationTests {
 			}
 			AssertableApplicationContext leader = a.getContext().isLeader() ? first : second;
 			LockRegistryLeaderInitiator follower = a.getContext().isLeader() ? b : a;
-			leader.getBean(LockRegistryLeaderInitiator.class).stop();
+			// The leading application stops: its initiator gives the lock up.
+			leader.close();
 			await().atMost(Duration.ofSeconds(10)).until(() -> follower.getContext().isLeader());
 		}));
 	}
