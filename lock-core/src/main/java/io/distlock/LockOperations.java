@@ -85,6 +85,15 @@ public interface LockOperations {
 	List<HeldLock> getHeldLocks();
 
 	/**
+	 * Return the callers of every front door of this template's settings that wait for a
+	 * lock now: from the first attempt of an acquisition with a wait time until it
+	 * returns, for the {@code locks} endpoint. How much callers waited for each lock name
+	 * is in {@code getSettings().getWaitingLocks()}.
+	 * @return a snapshot of the waiting callers, longest waiting first
+	 */
+	List<WaitingLock> getWaitingLocks();
+
+	/**
 	 * Release every lock held now through the front doors of this template's settings,
 	 * owner-checked, as on shutdown: the code still running under one of them is no
 	 * longer protected by it, and is told so first: the {@link LockHandle#whenLost()} of

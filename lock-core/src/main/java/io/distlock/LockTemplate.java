@@ -117,6 +117,11 @@ public class LockTemplate implements LockOperations {
 	}
 
 	@Override
+	public List<WaitingLock> getWaitingLocks() {
+		return this.engine.getSettings().getWaitingLocks().describe();
+	}
+
+	@Override
 	public int releaseHeldLocks() {
 		return this.engine.releaseHeldLocks();
 	}

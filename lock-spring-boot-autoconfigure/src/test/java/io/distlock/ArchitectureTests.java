@@ -138,7 +138,10 @@ class ArchitectureTests {
 			"io.distlock.autoconfigure.InvalidDistLockPropertyException",
 			// The settings the front doors share, and the engine's entry points for them
 			"io.distlock.engine.LockSettings", "io.distlock.engine.LockEngine", "io.distlock.engine.ReactiveLockEngine",
-			"io.distlock.engine.BoundLocks");
+			"io.distlock.engine.BoundLocks", "io.distlock.engine.WaitingLocks",
+			// Who waits for a lock
+			"io.distlock.WaitingLock", "io.distlock.WaitedOnLock",
+			"io.distlock.autoconfigure.actuate.WaitingLockDescriptor");
 
 	/**
 	 * The front doors that the API packages hold, as earlier issues fixed their names:

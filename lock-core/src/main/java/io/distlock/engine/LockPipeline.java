@@ -67,6 +67,8 @@ final class LockPipeline {
 		QueueTicket ticket = stack.localQueues().applies(request, kind)
 				? stack.localQueues().enter(resource, owner, request.ttl()) : null;
 		Attempt attempt;
+		WaitingLocks.Waiting waiting = request.waitTime().isZero() ? null
+				: stack.settings().getWaitingLocks().begin(request.key(), request.name());
 		try {
 			attempt = (ticket != null)
 					? stack.localQueues()
@@ -82,6 +84,11 @@ final class LockPipeline {
 		}
 		catch (RuntimeException ex) {
 			throw failed(acquiring, ex);
+		}
+		finally {
+			if (waiting != null) {
+				waiting.end();
+			}
 		}
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (attempt.result() instanceof AcquireResult.Acquired acquired) {

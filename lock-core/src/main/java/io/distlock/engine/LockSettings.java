@@ -171,11 +171,23 @@ public final class LockSettings {
 	}
 
 	/**
+	 * Return the callers of these settings' front doors that wait for a lock now, and how
+	 * much they have waited for each lock name: shared, as the held locks are, with the
+	 * settings derived from these.
+	 * @return the waiting callers
+	 */
+	public WaitingLocks getWaitingLocks() {
+		return this.shared.waitingLocks;
+	}
+
+	/**
 	 * What the settings derived from one another share.
 	 */
 	private static final class Shared {
 
 		private final HeldLockRegistry heldLocks = new HeldLockRegistry();
+
+		private final WaitingLocks waitingLocks = new WaitingLocks();
 
 		private final LockObservationConvention defaultConvention = new DefaultLockObservationConvention();
 

@@ -70,6 +70,8 @@ final class MultiKeyAcquisition {
 		String description = String.join(", ", request.keys());
 		Observation acquiring = this.stack.observations().acquiring(description, request.name());
 		MultiKeyAcquirer.Outcome outcome;
+		WaitingLocks.Waiting waiting = request.waitTime().isZero() ? null
+				: this.stack.settings().getWaitingLocks().begin(description, request.name());
 		try {
 			outcome = this.acquirer.acquire(targets, request.waitTime(), start);
 		}
@@ -79,6 +81,11 @@ final class MultiKeyAcquisition {
 		}
 		catch (RuntimeException ex) {
 			throw LockPipeline.failed(acquiring, ex);
+		}
+		finally {
+			if (waiting != null) {
+				waiting.end();
+			}
 		}
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		MultiKeyAcquirer.Target busy = outcome.busy();

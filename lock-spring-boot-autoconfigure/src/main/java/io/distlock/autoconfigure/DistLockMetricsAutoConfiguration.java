@@ -19,6 +19,8 @@ package io.distlock.autoconfigure;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockSettings;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,7 +34,9 @@ import org.springframework.context.annotation.Bean;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for lock metrics, when Micrometer and a {@link MeterRegistry} are
  * present: the gauges of the fencing guarantee's run-time checks
- * ({@code distlock.fencing.lead}, {@code distlock.redlock.clock.offset}).
+ * ({@code distlock.fencing.lead}, {@code distlock.redlock.clock.offset}), of the callers
+ * waiting for a lock ({@code distlock.lock.waiting}) and of the lease renewer
+ * ({@code distlock.lease.renewing}, {@code distlock.lease.backlog}).
  *
  * <p>
  * The meters of the locks themselves ({@code distlock.lock}, {@code distlock.lock.active}
@@ -52,6 +56,20 @@ public final class DistLockMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	FencingClockMeters fencingClockMeters(MeterRegistry meterRegistry, ObjectProvider<LockClient> lockClient) {
 		return new FencingClockMeters(meterRegistry, lockClient.getIfUnique());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LeaseRenewer.class)
+	LeaseRenewerMeters leaseRenewerMeters(MeterRegistry meterRegistry, LeaseRenewer leaseRenewer) {
+		return new LeaseRenewerMeters(meterRegistry, leaseRenewer);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockSettings.class)
+	WaitingLocksMeters waitingLocksMeters(MeterRegistry meterRegistry, LockSettings lockSettings) {
+		return new WaitingLocksMeters(meterRegistry, lockSettings.getWaitingLocks());
 	}
 
 }

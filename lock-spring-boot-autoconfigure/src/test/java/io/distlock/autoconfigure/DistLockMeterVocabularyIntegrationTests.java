@@ -27,6 +27,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -145,10 +146,12 @@ class DistLockMeterVocabularyIntegrationTests {
 		assertThat(types).containsEntry("distlock.lock", Set.of(Meter.Type.TIMER))
 			.containsEntry("distlock.lock.active", Set.of(Meter.Type.LONG_TASK_TIMER))
 			.containsEntry("distlock.lock.lost", Set.of(Meter.Type.COUNTER))
-			.containsEntry("distlock.fencing.lead", Set.of(Meter.Type.GAUGE));
+			.containsEntry("distlock.fencing.lead", Set.of(Meter.Type.GAUGE))
+			.containsEntry("distlock.lease.renewing", Set.of(Meter.Type.GAUGE))
+			.containsEntry("distlock.lease.backlog", Set.of(Meter.Type.GAUGE));
 		assertThat(meters).filteredOn((meter) -> meter.getId().getName().startsWith("distlock."))
 			.allSatisfy((meter) -> assertThat(meter).isInstanceOfAny(Timer.class, LongTaskTimer.class, Counter.class,
-					TimeGauge.class));
+					TimeGauge.class, Gauge.class));
 	}
 
 	private static Set<String> tagKeys(Meter meter) {

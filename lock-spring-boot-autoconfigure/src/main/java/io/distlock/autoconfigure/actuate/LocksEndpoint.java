@@ -27,6 +27,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.HeldLock;
+import io.distlock.WaitedOnLock;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.LockMode;
 import io.distlock.core.LockState;
@@ -63,6 +64,8 @@ public class LocksEndpoint {
 
 	private static final int STATUS_FORBIDDEN = 403;
 
+	private static final int MOST_WAITED_ON = 10;
+
 	private final LockTemplate lockTemplate;
 
 	private final String keyPrefix;
@@ -89,16 +92,22 @@ public class LocksEndpoint {
 	}
 
 	/**
-	 * Return the locks this instance holds now.
+	 * Return the locks this instance holds now, the callers of this instance waiting for
+	 * one, and the lock names waited for longest since it started.
 	 * @param securityContext the caller, who may or may not be shown the keys
-	 * @return the held locks, oldest first
+	 * @return the held locks, oldest first, and the waiters, longest waiting first
 	 */
 	@ReadOperation
 	public HeldLocksDescriptor locks(SecurityContext securityContext) {
 		boolean showKeys = showKeys(securityContext);
 		List<HeldLock> held = this.lockTemplate.getHeldLocks();
 		return new HeldLocksDescriptor(
-				held.stream().map((lock) -> new HeldLockDescriptor(lock, mask(lock.key(), showKeys))).toList());
+				held.stream().map((lock) -> new HeldLockDescriptor(lock, mask(lock.key(), showKeys))).toList(),
+				this.lockTemplate.getWaitingLocks()
+					.stream()
+					.map((waiting) -> new WaitingLockDescriptor(waiting, mask(waiting.key(), showKeys)))
+					.toList(),
+				this.lockTemplate.getSettings().getWaitingLocks().mostWaitedOn(MOST_WAITED_ON));
 	}
 
 	/**
@@ -143,11 +152,15 @@ public class LocksEndpoint {
 	}
 
 	/**
-	 * The locks held by this instance.
+	 * The locks held by this instance, and its callers waiting for one.
 	 *
 	 * @param locks the held locks, oldest first
+	 * @param waiters the callers waiting for a lock, longest waiting first
+	 * @param mostWaitedOn the lock names whose locks callers waited for longest in all
+	 * since the application started, at most ten
 	 */
-	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks) {
+	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<WaitingLockDescriptor> waiters,
+			List<WaitedOnLock> mostWaitedOn) {
 
 	}
 

@@ -17,6 +17,8 @@
 package io.distlock.autoconfigure.actuate;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
@@ -38,6 +40,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Integration tests for the {@code locks} endpoint on a real redis-server.
@@ -90,6 +93,53 @@ class LocksEndpointIntegrationTests {
 				assertThat(first.leaseRemaining()).isPositive().isLessThanOrEqualTo(TTL);
 			}
 			assertThat(endpoint.locks(SecurityContext.NONE).locks()).isEmpty();
+		});
+	}
+
+	@Test
+	void locksListsTheCallersWaitingForALockAndTheNamesWaitedOnLongest() {
+		this.contextRunner.run((context) -> {
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LockTemplate template = context.getBean(LockTemplate.class);
+			LockRequest request = LockRequest.of("invoice:9", TTL, Duration.ofSeconds(30)).withName("invoices");
+			LockHandle held = template.tryAcquire(LockRequest.of("invoice:9", TTL, Duration.ZERO)).orElseThrow();
+			CompletableFuture<Boolean> waiter = CompletableFuture
+				.supplyAsync(() -> template.execute(request, () -> true));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> !endpoint.locks(SecurityContext.NONE).waiters().isEmpty());
+			LocksEndpoint.HeldLocksDescriptor locks = endpoint.locks(SecurityContext.NONE);
+			assertThat(locks.waiters()).singleElement().satisfies((waiting) -> {
+				assertThat(waiting.key()).isEqualTo("invoice:9");
+				assertThat(waiting.name()).isEqualTo("invoices");
+				assertThat(waiting.thread()).isNotEqualTo(Thread.currentThread().getName());
+			});
+			assertThat(locks.mostWaitedOn()).singleElement().satisfies((row) -> assertThat(row.waitingNow()).isOne());
+			held.close();
+			assertThat(waiter.get(20, TimeUnit.SECONDS)).isTrue();
+			LocksEndpoint.HeldLocksDescriptor after = endpoint.locks(SecurityContext.NONE);
+			assertThat(after.waiters()).isEmpty();
+			assertThat(after.mostWaitedOn()).singleElement().satisfies((row) -> {
+				assertThat(row.name()).isEqualTo("invoices");
+				assertThat(row.waitingNow()).isZero();
+				assertThat(row.waits()).isOne();
+			});
+		});
+	}
+
+	@Test
+	void waitersKeysAreMaskedUnlessShown() {
+		this.contextRunner.withPropertyValues("management.endpoint.locks.show-values=never").run((context) -> {
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LockTemplate template = context.getBean(LockTemplate.class);
+			LockHandle held = template.tryAcquire("secret:1", TTL, Duration.ZERO).orElseThrow();
+			CompletableFuture<Object> waiter = CompletableFuture
+				.supplyAsync(() -> template.execute("secret:1", TTL, Duration.ofSeconds(30), () -> "done"));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> !endpoint.locks(SecurityContext.NONE).waiters().isEmpty());
+			assertThat(endpoint.locks(SecurityContext.NONE).waiters()).extracting(WaitingLockDescriptor::key)
+				.containsExactly("******");
+			held.close();
+			assertThat(waiter.get(20, TimeUnit.SECONDS)).isEqualTo("done");
 		});
 	}
 
