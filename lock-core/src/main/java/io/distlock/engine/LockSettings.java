@@ -16,6 +16,8 @@
 
 package io.distlock.engine;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,6 +48,11 @@ public final class LockSettings {
 	 * The default key prefix, so that lock keys stand apart from the application's data.
 	 */
 	public static final String DEFAULT_KEY_PREFIX = "lock:";
+
+	/**
+	 * The longest instance name, in characters.
+	 */
+	public static final int MAX_INSTANCE_NAME_LENGTH = 100;
 
 	private final Shared shared;
 
@@ -96,6 +103,62 @@ public final class LockSettings {
 	 */
 	public String getKeyPrefix() {
 		return this.shared.keyPrefix;
+	}
+
+	/**
+	 * Set the name of this instance of the application, which operators recognise: shown
+	 * with what this instance holds and waits for. By default the host name and the
+	 * process id ({@code host:4242}).
+	 * @param instanceName the name: not blank, at most {@value #MAX_INSTANCE_NAME_LENGTH}
+	 * characters, no control characters
+	 * @throws IllegalArgumentException if the name is not valid
+	 */
+	public void setInstanceName(String instanceName) {
+		Assert.isTrue(instanceName != null && !instanceName.isBlank(), "'instanceName' must not be blank");
+		Assert.isTrue(instanceName.length() <= MAX_INSTANCE_NAME_LENGTH, () -> "'instanceName' must be at most "
+				+ MAX_INSTANCE_NAME_LENGTH + " characters but was " + instanceName.length());
+		Assert.isTrue(instanceName.chars().noneMatch(Character::isISOControl),
+				() -> "'instanceName' must not contain control characters but was '" + escape(instanceName) + "'");
+		this.shared.instanceName = instanceName;
+	}
+
+	/**
+	 * Return the name of this instance of the application.
+	 * @return the instance name
+	 */
+	public String getInstanceName() {
+		return this.shared.instanceName;
+	}
+
+	/**
+	 * Return the default instance name: the host name and the process id, as in
+	 * {@code host:4242}.
+	 * @return the default instance name
+	 */
+	public static String defaultInstanceName() {
+		return DefaultInstanceName.NAME;
+	}
+
+	// Once a JVM: the host name may take a lookup.
+	private static final class DefaultInstanceName {
+
+		private static final String NAME = hostAndPid();
+
+	}
+
+	private static String hostAndPid() {
+		String host = System.getenv("HOSTNAME");
+		if (host == null || host.isBlank()) {
+			try {
+				host = InetAddress.getLocalHost().getHostName();
+			}
+			catch (IOException | RuntimeException ex) {
+				host = "localhost";
+			}
+		}
+		String name = host + ":" + ProcessHandle.current().pid();
+		return (name.length() <= MAX_INSTANCE_NAME_LENGTH) ? name
+				: name.substring(name.length() - MAX_INSTANCE_NAME_LENGTH);
 	}
 
 	/**
@@ -192,6 +255,8 @@ public final class LockSettings {
 		private final LockObservationConvention defaultConvention = new DefaultLockObservationConvention();
 
 		private volatile String keyPrefix = DEFAULT_KEY_PREFIX;
+
+		private volatile String instanceName = defaultInstanceName();
 
 		private volatile List<LockListener> listeners = List.of();
 

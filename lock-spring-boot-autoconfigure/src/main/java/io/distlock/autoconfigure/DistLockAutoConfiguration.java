@@ -129,15 +129,37 @@ public final class DistLockAutoConfiguration {
 	@ConditionalOnBean(LockClient.class)
 	LockSettings lockSettings(LeaseRenewer leaseRenewer, DistLockProperties properties,
 			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<LockObservationConvention> observationConvention) {
+			ObjectProvider<LockObservationConvention> observationConvention, Environment environment) {
 		LockSettings settings = new LockSettings();
 		settings.setKeyPrefix(properties.getKeyPrefix());
+		setInstanceName(settings, properties.getInstanceName(), environment);
 		settings.setLeaseRenewer(leaseRenewer);
 		settings.setLockListeners(listeners.orderedStream().toList());
 		observationRegistry.ifAvailable(settings::setObservationRegistry);
 		settings.setObservationConvention(observationConvention
 			.getIfAvailable(() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
 		return settings;
+	}
+
+	private static void setInstanceName(LockSettings settings, @Nullable String instanceName, Environment environment) {
+		if (instanceName == null) {
+			String application = environment.getProperty("spring.application.name");
+			String name = (application != null && !application.isBlank())
+					? application + "@" + LockSettings.defaultInstanceName() : LockSettings.defaultInstanceName();
+			settings.setInstanceName((name.length() <= LockSettings.MAX_INSTANCE_NAME_LENGTH) ? name
+					: name.substring(0, LockSettings.MAX_INSTANCE_NAME_LENGTH));
+			return;
+		}
+		try {
+			settings.setInstanceName(instanceName);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidDistLockPropertyException("distlock.instance-name", instanceName,
+					"distlock.instance-name is not a valid instance name: " + ex.getMessage(),
+					"Use a name of at most " + LockSettings.MAX_INSTANCE_NAME_LENGTH
+							+ " characters without control characters, such as orders-1, or leave it unset",
+					ex);
+		}
 	}
 
 	@Bean

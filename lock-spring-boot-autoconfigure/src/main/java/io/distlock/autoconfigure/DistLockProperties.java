@@ -54,6 +54,13 @@ public class DistLockProperties {
 	private String keyPrefix = "lock:";
 
 	/**
+	 * Name of this instance of the application, shown with what it holds and waits for.
+	 * By default spring.application.name, the host name and the process id
+	 * ("orders@host:4242"). At most 100 characters, no control characters.
+	 */
+	private @Nullable String instanceName;
+
+	/**
 	 * Lease time of a lock whose @DistributedLocked ttl is empty: how long the lock
 	 * outlives a holder that crashed. At least 1ms and at most 365 days.
 	 */
@@ -107,6 +114,14 @@ public class DistLockProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public @Nullable String getInstanceName() {
+		return this.instanceName;
+	}
+
+	public void setInstanceName(@Nullable String instanceName) {
+		this.instanceName = instanceName;
 	}
 
 	public String getKeyPrefix() {

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockSettings;
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.core.AcquireResult;
 import io.distlock.lease.LeaseRenewer;
@@ -201,6 +202,37 @@ class DistLockAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(CustomSourceConfiguration.class)
 			.run((context) -> assertThat(context).getBean(LockOperationSource.class)
 				.isSameAs(context.getBean("customSource")));
+	}
+
+	@Test
+	void instanceNameIsTheApplicationNameTheHostAndTheProcessIdByDefault() {
+		this.contextRunner.withPropertyValues("spring.application.name=orders")
+			.run((context) -> assertThat(context.getBean(LockSettings.class).getInstanceName())
+				.isEqualTo("orders@" + LockSettings.defaultInstanceName())
+				.endsWith(":" + ProcessHandle.current().pid()));
+	}
+
+	@Test
+	void instanceNameIsTheHostAndTheProcessIdWithoutAnApplicationName() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(LockSettings.class).getInstanceName())
+			.isEqualTo(LockSettings.defaultInstanceName()));
+	}
+
+	@Test
+	void instanceNameIsTheConfiguredOne() {
+		this.contextRunner.withPropertyValues("distlock.instance-name=orders-eu-1")
+			.run((context) -> assertThat(context.getBean(LockSettings.class).getInstanceName())
+				.isEqualTo("orders-eu-1"));
+	}
+
+	@Test
+	void instanceNameTooLongFailsTheStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("distlock.instance-name=" + "x".repeat(101))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining(InvalidDistLockPropertyException.class.getName()
+						+ ": distlock.instance-name is not a valid instance name: "
+						+ "'instanceName' must be at most 100 characters but was 101"));
 	}
 
 	@Test

@@ -101,7 +101,7 @@ public class LocksEndpoint {
 	public HeldLocksDescriptor locks(SecurityContext securityContext) {
 		boolean showKeys = showKeys(securityContext);
 		List<HeldLock> held = this.lockTemplate.getHeldLocks();
-		return new HeldLocksDescriptor(
+		return new HeldLocksDescriptor(this.lockTemplate.getSettings().getInstanceName(),
 				held.stream().map((lock) -> new HeldLockDescriptor(lock, mask(lock.key(), showKeys))).toList(),
 				this.lockTemplate.getWaitingLocks()
 					.stream()
@@ -154,13 +154,14 @@ public class LocksEndpoint {
 	/**
 	 * The locks held by this instance, and its callers waiting for one.
 	 *
+	 * @param instance the name of this instance ({@code distlock.instance-name})
 	 * @param locks the held locks, oldest first
 	 * @param waiters the callers waiting for a lock, longest waiting first
 	 * @param mostWaitedOn the lock names whose locks callers waited for longest in all
 	 * since the application started, at most ten
 	 */
-	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks, List<WaitingLockDescriptor> waiters,
-			List<WaitedOnLock> mostWaitedOn) {
+	public record HeldLocksDescriptor(String instance, List<HeldLockDescriptor> locks,
+			List<WaitingLockDescriptor> waiters, List<WaitedOnLock> mostWaitedOn) {
 
 	}
 

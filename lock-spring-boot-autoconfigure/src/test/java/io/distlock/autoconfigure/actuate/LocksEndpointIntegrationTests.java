@@ -98,7 +98,7 @@ class LocksEndpointIntegrationTests {
 
 	@Test
 	void locksListsTheCallersWaitingForALockAndTheNamesWaitedOnLongest() {
-		this.contextRunner.run((context) -> {
+		this.contextRunner.withPropertyValues("distlock.instance-name=billing-1").run((context) -> {
 			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
 			LockTemplate template = context.getBean(LockTemplate.class);
 			LockRequest request = LockRequest.of("invoice:9", TTL, Duration.ofSeconds(30)).withName("invoices");
@@ -108,6 +108,7 @@ class LocksEndpointIntegrationTests {
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> !endpoint.locks(SecurityContext.NONE).waiters().isEmpty());
 			LocksEndpoint.HeldLocksDescriptor locks = endpoint.locks(SecurityContext.NONE);
+			assertThat(locks.instance()).isEqualTo("billing-1");
 			assertThat(locks.waiters()).singleElement().satisfies((waiting) -> {
 				assertThat(waiting.key()).isEqualTo("invoice:9");
 				assertThat(waiting.name()).isEqualTo("invoices");
