@@ -164,7 +164,9 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 
 	@Override
 	public @Nullable LockOperation getLockOperation(Method method, @Nullable Class<?> targetClass) {
-		if (method.getDeclaringClass() == Object.class) {
+		// Nor the static body Kotlin copies a suspend function's annotations onto, which
+		// Spring AOP asks about too, among every method of the class.
+		if (method.getDeclaringClass() == Object.class || isSuspendImpl(method)) {
 			return null;
 		}
 		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);

@@ -49,6 +49,20 @@ class AnnotationLockOperationSourceTests {
 
 	private final AnnotationLockOperationSource source = new AnnotationLockOperationSource(DEFAULT_TTL, Duration.ZERO);
 
+	// Kotlin 2.2 copies an open suspend function's annotations onto the static
+	// foo$suspendImpl holding its body, not marked synthetic; Spring AOP asks about every
+	// method of the class, in no fixed order.
+	@Test
+	void staticBodyOfASuspendFunctionHasNoOperationAndDoesNotFail() throws Exception {
+		Method body = KotlinLikeService.class.getDeclaredMethod("reserve$suspendImpl", KotlinLikeService.class,
+				String.class);
+
+		assertThat(this.source.getLockOperation(body, KotlinLikeService.class)).isNull();
+		assertThat(this.source.getLockOperation(KotlinLikeService.class.getMethod("reserve", String.class),
+				KotlinLikeService.class))
+			.isNotNull();
+	}
+
 	@Test
 	void annotatedMethodHasOperation() throws Exception {
 		Method method = Orders.class.getMethod("pay", long.class);
@@ -506,6 +520,20 @@ class AnnotationLockOperationSourceTests {
 
 		@DistributedLocked(key = "#sku")
 		public static Object reserve$suspendImpl(KotlinSuspendShape self, String sku, Object continuation) {
+			return sku;
+		}
+
+	}
+
+	static class KotlinLikeService {
+
+		@DistributedLocked(key = "#sku")
+		public Object reserve(String sku) {
+			return reserve$suspendImpl(this, sku);
+		}
+
+		@DistributedLocked(key = "#sku")
+		static Object reserve$suspendImpl(KotlinLikeService service, String sku) {
 			return sku;
 		}
 
