@@ -207,7 +207,6 @@ final class RegistryLock implements DistributedLock {
 			}
 			LockHandle held = this.handle;
 			this.handle = null;
-			boolean lost = (held == null) || isKnownLost(held);
 			if (held != null) {
 				try {
 					held.close();
@@ -216,7 +215,9 @@ final class RegistryLock implements DistributedLock {
 					BoundLocks.unbindHeld(held);
 				}
 			}
-			if (lost || isKnownLost(held)) {
+			// Known lost before the release stays known after it: the signal completes
+			// once.
+			if (held == null || isKnownLost(held)) {
 				throw new ConcurrentModificationException("The lock '" + this.key + "' was lost before its unlock: "
 						+ "another holder may have changed the data it protects");
 			}

@@ -73,7 +73,7 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 			this.handle.close();
 		}
 		finally {
-			forget();
+			BoundLocks.unbindHeld(this.handle);
 		}
 	}
 
@@ -104,12 +104,8 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 			// Already lost: nothing of it is left to release.
 		}
 		finally {
-			forget();
+			BoundLocks.unbindHeld(this.handle);
 		}
-	}
-
-	private void forget() {
-		BoundLocks.unbindHeld(this.handle);
 	}
 
 	@Override
