@@ -82,15 +82,7 @@ class SentinelFailoverIntegrationTests {
 	@BeforeEach
 	void startApplications() {
 		// A primary killed by the previous test comes back as a replica of the new one.
-		RedisServer primary = group.primary();
-		for (RedisServer replica : group.replicas()) {
-			replica.ensureRunning();
-			// Answers "already connected" when it follows the primary already; a server
-			// back from the dead may still be told otherwise by a sentinel a moment
-			// later.
-			replica.command("REPLICAOF", primary.host(), Integer.toString(primary.port()));
-		}
-		primary.awaitReplicasInSync(2);
+		group.restore();
 		group.primary().flushAll();
 		this.first = SentinelApplication.start(group, LONG_BACKOFF);
 		this.second = SentinelApplication.start(group, LONG_BACKOFF);

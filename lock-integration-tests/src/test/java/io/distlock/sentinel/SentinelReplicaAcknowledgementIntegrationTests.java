@@ -62,8 +62,7 @@ class SentinelReplicaAcknowledgementIntegrationTests {
 
 	@BeforeEach
 	void createClient() {
-		group.replicas().forEach(RedisServer::ensureRunning);
-		group.primary().awaitReplicasInSync(2);
+		group.restore();
 		group.primary().flushAll();
 		this.connectionFactory = SentinelApplication.connectionFactory(group);
 		this.client = new RedisLockClient(this.connectionFactory);

@@ -211,6 +211,30 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	}
 
 	/**
+	 * Bring the group back to a primary with every replica in sync, after a test stopped,
+	 * killed, paused or failed over its servers: resume or restart each data server as a
+	 * replica of the current primary, wait until every sentinel has settled on that
+	 * primary and every replica follows it, then until every replica has acknowledged
+	 * everything the primary has written.
+	 * @throws IllegalStateException if that does not happen within 30 seconds, with the
+	 * state of every sentinel and server
+	 */
+	public synchronized void restore() {
+		RedisServer current = this.primary;
+		List<RedisServer> replicas = replicas();
+		for (RedisServer replica : replicas) {
+			replica.ensureRunning();
+			// Answers "already connected" when it follows the primary already; a server
+			// back from the dead may still be told otherwise by a sentinel a moment
+			// later, which the wait below outlasts.
+			replica.command("REPLICAOF", current.host(), Integer.toString(current.port()));
+		}
+		this.probe.awaitSettled(current, replicas, AWAIT_FAILOVER_TIMEOUT);
+		ReplicationProbe.awaitInSync(current, replicas.size(), AWAIT_FAILOVER_TIMEOUT,
+				() -> "\n" + this.probe.describe());
+	}
+
+	/**
 	 * Close the sentinels, then every data server.
 	 */
 	@Override

@@ -17,6 +17,7 @@
 package io.distlock.test;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -53,11 +54,19 @@ final class ReplicationProbe {
 	 * everything the primary had written when the call began.
 	 */
 	static void awaitInSync(RedisServer primary, int count) {
+		awaitInSync(primary, count, TIMEOUT, () -> "");
+	}
+
+	/**
+	 * Wait as {@link #awaitInSync(RedisServer, int)} does, for the given time, adding the
+	 * given description of the servers around the primary to a failure's message.
+	 */
+	static void awaitInSync(RedisServer primary, int count, Duration timeout, Supplier<String> others) {
 		String offset = Polling.field(primary.info("replication"), "master_repl_offset");
 		long written = (offset != null) ? Long.parseLong(offset) : 0;
-		Polling.await(TIMEOUT, count + " replicas of " + primary + " to acknowledge replication offset " + written,
+		Polling.await(timeout, count + " replicas of " + primary + " to acknowledge replication offset " + written,
 				() -> replicasInSync(primary, written) >= count,
-				() -> "INFO replication:\n" + primary.info("replication"));
+				() -> "INFO replication:\n" + primary.info("replication") + others.get());
 	}
 
 	// Replicas listed as "slave0:ip=127.0.0.1,port=6380,state=online,offset=42,lag=0".

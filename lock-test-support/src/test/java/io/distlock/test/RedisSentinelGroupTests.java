@@ -129,6 +129,37 @@ class RedisSentinelGroupTests {
 		}
 	}
 
+	@Test
+	void restoreBringsAKilledPrimaryAndAPausedReplicaBackInSyncWithTheNewPrimary() {
+		// given
+		try (RedisSentinelGroup group = RedisSentinelGroup.start()) {
+			RedisServer old = group.primary();
+			RedisServer promoted = group.killPrimaryAndAwaitFailover();
+			RedisServer paused = group.replicas().stream().filter((server) -> server != old).findFirst().orElseThrow();
+			paused.pause();
+			promoted.command("SET", "lock:a", "token");
+			long start = System.nanoTime();
+
+			// when
+			group.restore();
+
+			// then
+			log("restore", start);
+			assertThat(old.isRunning()).isTrue();
+			assertThat(paused.isPaused()).isFalse();
+			assertThat(promoted.info("replication")).contains("role:master", "connected_slaves:2");
+			for (RedisServer replica : List.of(old, paused)) {
+				assertThat(replica.info("replication")).contains("role:slave", "master_port:" + promoted.port(),
+						"master_link_status:up");
+				assertThat(replica.command("GET", "lock:a")).isEqualTo("token");
+			}
+			for (String sentinel : group.sentinelAddresses()) {
+				assertThat(command(sentinel, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", group.masterName()))
+					.isEqualTo(List.of("127.0.0.1", Integer.toString(promoted.port())));
+			}
+		}
+	}
+
 	private static Object command(String address, String... args) {
 		String[] hostAndPort = address.split(":");
 		try (RespConnection connection = RespConnection.open(hostAndPort[0], Integer.parseInt(hostAndPort[1]), null,
