@@ -20,6 +20,8 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.core.LockHolder;
+
 /**
  * Thrown when a lock could not be acquired within its wait time because another owner
  * held it: the lock was busy, Redis itself worked.
@@ -35,6 +37,8 @@ import org.jspecify.annotations.Nullable;
 public class LockAcquisitionException extends DistributedLockException {
 
 	private final Duration waited;
+
+	private final @Nullable LockHolder holder;
 
 	/**
 	 * Create a new exception for a lock that stayed busy.
@@ -56,6 +60,21 @@ public class LockAcquisitionException extends DistributedLockException {
 	public LockAcquisitionException(String key, Duration waited, String message, @Nullable Throwable cause) {
 		super(key, message, cause);
 		this.waited = waited;
+		this.holder = null;
+	}
+
+	/**
+	 * Create a new exception for a lock that stayed busy, naming its holder.
+	 * @param key the lock key
+	 * @param waited how long the caller waited before giving up
+	 * @param holder the holder, as the store named it in the last attempt's reply, or
+	 * {@code null} when it did not
+	 * @param message the detail message
+	 */
+	public LockAcquisitionException(String key, Duration waited, @Nullable LockHolder holder, String message) {
+		super(key, message, null);
+		this.waited = waited;
+		this.holder = holder;
 	}
 
 	/**
@@ -64,6 +83,16 @@ public class LockAcquisitionException extends DistributedLockException {
 	 */
 	public Duration getWaited() {
 		return this.waited;
+	}
+
+	/**
+	 * Return the holder that kept the lock busy, as the store named it in the reply to
+	 * the caller's last attempt: its instance, thread, lock name and acquisition time.
+	 * @return the holder, or {@code null} when the store did not name one (the holder's
+	 * owner token describes no holder, or the lock was not busy)
+	 */
+	public @Nullable LockHolder getHolder() {
+		return this.holder;
 	}
 
 }

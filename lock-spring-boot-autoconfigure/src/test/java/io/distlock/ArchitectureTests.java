@@ -140,7 +140,9 @@ class ArchitectureTests {
 			"io.distlock.engine.LockSettings", "io.distlock.engine.LockEngine", "io.distlock.engine.ReactiveLockEngine",
 			"io.distlock.engine.BoundLocks", "io.distlock.engine.WaitingLocks",
 			// Who waits for a lock
-			"io.distlock.WaitingLock", "io.distlock.WaitedOnLock",
+			"io.distlock.WaitingLock", "io.distlock.WaitedOnLock", "io.distlock.core.LockHolder",
+			"io.distlock.core.LockState$Holding", "io.distlock.core.LockState$Kind",
+			"io.distlock.autoconfigure.actuate.LockHolderDescriptor",
 			"io.distlock.autoconfigure.actuate.WaitingLockDescriptor");
 
 	/**

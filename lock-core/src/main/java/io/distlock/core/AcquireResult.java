@@ -73,16 +73,29 @@ public sealed interface AcquireResult {
 	 * @param keepsReadersOut whether this attempt, a writer's that found readers of a
 	 * {@link ReadWriteLockClient}, now keeps new readers out until it takes the lock or
 	 * withdraws with an owner-checked {@link LockClient#release release}
+	 * @param holder the holder that kept this attempt out, as the store reported it in
+	 * the attempt's own reply (the writer, the reader whose hold ends last, or the permit
+	 * holder whose lease ends first), or {@code null} when the store did not say or the
+	 * holder's owner token describes no holder
 	 */
-	record Busy(@org.jspecify.annotations.Nullable Duration remainingTtl,
-			boolean keepsReadersOut) implements AcquireResult {
+	record Busy(@org.jspecify.annotations.Nullable Duration remainingTtl, boolean keepsReadersOut,
+			@org.jspecify.annotations.Nullable LockHolder holder) implements AcquireResult {
 
 		/**
 		 * Create the answer of an attempt that keeps no reader out.
 		 * @param remainingTtl the holder's remaining lease, or {@code null}
 		 */
 		public Busy(@org.jspecify.annotations.Nullable Duration remainingTtl) {
-			this(remainingTtl, false);
+			this(remainingTtl, false, null);
+		}
+
+		/**
+		 * Create the answer of an attempt, naming no holder.
+		 * @param remainingTtl the holder's remaining lease, or {@code null}
+		 * @param keepsReadersOut whether this attempt now keeps new readers out
+		 */
+		public Busy(@org.jspecify.annotations.Nullable Duration remainingTtl, boolean keepsReadersOut) {
+			this(remainingTtl, keepsReadersOut, null);
 		}
 
 	}

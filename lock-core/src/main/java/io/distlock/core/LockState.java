@@ -17,6 +17,7 @@
 package io.distlock.core;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -49,10 +50,14 @@ import org.springframework.util.Assert;
  * @param permitHolders how many owners hold one of the key's permits now, expired leases
  * not counted; permits are independent of the exclusive lock, so they do not make it
  * {@code held} either; {@code 0} for a store without permits
+ * @param holdings who holds the key, each with the description the holder left (see
+ * {@link LockHolder}): the exclusive holder first, then read holds and permit holders,
+ * those whose lease ends first, as many as the store lists; empty for a store that does
+ * not describe holders
  * @see InspectableLockClient
  */
 public record LockState(boolean held, @Nullable Duration remainingLease, @Nullable Long lastFencingToken,
-		int fairWaiters, @Nullable String holder, int readHolds, int permitHolders) {
+		int fairWaiters, @Nullable String holder, int readHolds, int permitHolders, List<Holding> holdings) {
 
 	/**
 	 * Create a state, checking that a free lock has neither lease nor holder.
@@ -63,6 +68,7 @@ public record LockState(boolean held, @Nullable Duration remainingLease, @Nullab
 	 * @param holder the opaque name of the holding acquisition, if held
 	 * @param readHolds how many read holds the key has now
 	 * @param permitHolders how many owners hold one of the key's permits now
+	 * @param holdings who holds the key
 	 */
 	public LockState {
 		Assert.isTrue(fairWaiters >= 0, () -> "'fairWaiters' must not be negative but was " + fairWaiters);
@@ -70,6 +76,23 @@ public record LockState(boolean held, @Nullable Duration remainingLease, @Nullab
 		Assert.isTrue(permitHolders >= 0, () -> "'permitHolders' must not be negative but was " + permitHolders);
 		Assert.isTrue(held || (remainingLease == null && holder == null),
 				"A lock that is not held has neither a remaining lease nor a holder");
+		holdings = List.copyOf(holdings);
+	}
+
+	/**
+	 * Create a state that lists no holdings, as a store that does not describe holders
+	 * reports it.
+	 * @param held whether the lock is held by anyone
+	 * @param remainingLease how long the holder's lease still runs, if known
+	 * @param lastFencingToken the last fencing token handed out, if known
+	 * @param fairWaiters how many fair waiters queue for the lock
+	 * @param holder the opaque name of the holding acquisition, if held
+	 * @param readHolds how many read holds the key has now
+	 * @param permitHolders how many owners hold one of the key's permits now
+	 */
+	public LockState(boolean held, @Nullable Duration remainingLease, @Nullable Long lastFencingToken, int fairWaiters,
+			@Nullable String holder, int readHolds, int permitHolders) {
+		this(held, remainingLease, lastFencingToken, fairWaiters, holder, readHolds, permitHolders, List.of());
 	}
 
 	/**
@@ -83,7 +106,44 @@ public record LockState(boolean held, @Nullable Duration remainingLease, @Nullab
 	 */
 	public LockState(boolean held, @Nullable Duration remainingLease, @Nullable Long lastFencingToken, int fairWaiters,
 			@Nullable String holder) {
-		this(held, remainingLease, lastFencingToken, fairWaiters, holder, 0, 0);
+		this(held, remainingLease, lastFencingToken, fairWaiters, holder, 0, 0, List.of());
+	}
+
+	/**
+	 * One holding of the key: the exclusive (write) lock, a read hold or a permit.
+	 *
+	 * @param kind what is held
+	 * @param id the opaque name of the acquisition, as {@link LockState#holder()} names
+	 * the exclusive one
+	 * @param holder the description the holder left, or {@code null} when its owner token
+	 * carries none
+	 * @param remainingLease how long its lease still runs, or {@code null} when it has no
+	 * expiry
+	 */
+	public record Holding(Kind kind, String id, @Nullable LockHolder holder, @Nullable Duration remainingLease) {
+
+	}
+
+	/**
+	 * What a {@link Holding} holds.
+	 */
+	public enum Kind {
+
+		/**
+		 * The exclusive lock, which is also the write lock of a read/write key.
+		 */
+		EXCLUSIVE,
+
+		/**
+		 * A read hold, shared with the key's other readers.
+		 */
+		READ,
+
+		/**
+		 * One of the key's permits.
+		 */
+		PERMIT
+
 	}
 
 }

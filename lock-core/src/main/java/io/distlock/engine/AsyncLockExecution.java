@@ -16,7 +16,6 @@
 
 package io.distlock.engine;
 
-import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -85,16 +84,16 @@ final class AsyncLockExecution {
 			return toFuture(BoundLocks.runBound(held, action));
 		}
 		long start = System.nanoTime();
-		LockHandle handle;
+		LockPipeline.Acquisition acquisition;
 		try {
-			handle = this.acquirer.acquire(request, start);
+			acquisition = this.acquirer.acquire(request, start);
 		}
 		catch (LockBackendException | LockAcquisitionException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+		LockHandle handle = acquisition.handle();
 		if (handle == null) {
-			return toFuture(whenBusy
-				.whenBusy(new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start))));
+			return toFuture(whenBusy.whenBusy(acquisition.busy(request)));
 		}
 		CompletionStage<T> stage;
 		try {
@@ -202,9 +201,9 @@ final class AsyncLockExecution {
 		 * Acquire the lock described by the request.
 		 * @param request what to lock and how
 		 * @param start when the caller started, from {@link System#nanoTime()}
-		 * @return the held lock, or {@code null} if it stayed busy
+		 * @return the held lock, or how its last attempt was answered
 		 */
-		@Nullable LockHandle acquire(LockRequest request, long start);
+		LockPipeline.Acquisition acquire(LockRequest request, long start);
 
 	}
 

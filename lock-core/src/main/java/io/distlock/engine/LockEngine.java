@@ -74,7 +74,7 @@ public final class LockEngine {
 		this.pipeline = new LockPipeline(this.stack);
 		this.multiKey = new MultiKeyAcquisition(this.stack, this.pipeline);
 		this.execution = new LockExecution(this.stack, this.pipeline, this.multiKey);
-		this.async = new AsyncLockExecution((request, start) -> this.pipeline.acquire(request, start, true));
+		this.async = new AsyncLockExecution((request, start) -> this.pipeline.take(request, start, true));
 		this.administration = new LockAdministration(this.stack);
 	}
 

@@ -25,7 +25,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.LockAcquisitionException;
 import io.distlock.LockBusyCallback;
 import io.distlock.LockCallback;
 import io.distlock.LockHandle;
@@ -65,10 +64,10 @@ final class LockExecution {
 			return callback.doWithLock(held);
 		}
 		long start = System.nanoTime();
-		DefaultLockHandle handle = this.pipeline.acquire(request, start, false);
+		LockPipeline.Acquisition acquisition = this.pipeline.take(request, start, false);
+		DefaultLockHandle handle = acquisition.handle();
 		if (handle == null) {
-			return whenBusy
-				.whenBusy(new LockAcquisitionException(request.key(), Duration.ofNanos(System.nanoTime() - start)));
+			return whenBusy.whenBusy(acquisition.busy(request));
 		}
 		return releasingAfter(handle::close, "lock '" + request.key() + "'", request.ttl(), () -> {
 			// Spans started by the code are children of the one of holding the lock.

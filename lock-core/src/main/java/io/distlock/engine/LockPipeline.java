@@ -18,7 +18,6 @@ package io.distlock.engine;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
@@ -55,6 +54,15 @@ final class LockPipeline {
 	 * @return the held lock, or {@code null} if it stayed busy
 	 */
 	@Nullable DefaultLockHandle acquire(LockRequest request, long start, boolean detached) {
+		return take(request, start, detached).handle();
+	}
+
+	/**
+	 * Take the lock of the request, waiting up to its wait time, as
+	 * {@link #acquire(LockRequest, long, boolean)} does.
+	 * @return the held lock, or how its last attempt was answered
+	 */
+	Acquisition take(LockRequest request, long start, boolean detached) {
 		LockStack stack = this.stack;
 		Assert.isTrue(!request.fair() || stack.acquirer().supportsFair(),
 				() -> "Lock '" + request.key() + "' was requested fair, but the lock store "
@@ -62,7 +70,7 @@ final class LockPipeline {
 						+ " cannot take locks in arrival order (it is no FairLockClient)");
 		LockKind kind = LockKind.of(request, stack.client());
 		String resource = stack.resource(request.key());
-		String owner = UUID.randomUUID().toString();
+		String owner = stack.newOwnerToken(request.name());
 		Observation acquiring = stack.observations().acquiring(request.key(), request.name());
 		QueueTicket ticket = stack.localQueues().applies(request, kind)
 				? stack.localQueues().enter(resource, owner, request.ttl()) : null;
@@ -96,11 +104,31 @@ final class LockPipeline {
 			MultiKeyAcquirer.Taken taken = new MultiKeyAcquirer.Taken(
 					new MultiKeyAcquirer.Target(request, kind, resource), owner, acquired.fencingToken(),
 					attempt.sentAtNanos());
-			return (ticket != null) ? holdQueued(taken, waited, detached, ticket) : hold(taken, waited, detached, null);
+			return new Acquisition((ticket != null) ? holdQueued(taken, waited, detached, ticket)
+					: hold(taken, waited, detached, null), null, waited);
 		}
 		LockObservations.stop(acquiring, "busy", -1, null);
 		stack.listener().onNotAcquired(new LockEvent.NotAcquired(request.key(), request.name(), waited));
-		return null;
+		return new Acquisition(null, attempt.result(), waited);
+	}
+
+	/**
+	 * What an acquisition came to.
+	 *
+	 * @param handle the held lock, or {@code null} if it stayed busy
+	 * @param last the answer of the last attempt when it stayed busy
+	 * @param waited how long the acquisition took
+	 */
+	record Acquisition(@Nullable DefaultLockHandle handle, @Nullable AcquireResult last, Duration waited) {
+
+		/**
+		 * Return the exception for the request's lock that stayed busy, naming its
+		 * holder.
+		 */
+		LockAcquisitionException busy(LockRequest request) {
+			return BusyLocks.busy(request.key(), request.name(), request.waitTime(), this.waited, this.last);
+		}
+
 	}
 
 	/**

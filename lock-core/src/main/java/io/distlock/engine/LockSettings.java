@@ -16,8 +16,7 @@
 
 package io.distlock.engine;
 
-import java.io.IOException;
-import java.net.InetAddress;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,6 +24,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockListener;
+import io.distlock.core.LockHolder;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationConvention;
@@ -90,8 +90,8 @@ public final class LockSettings {
 		Assert.isTrue(keyPrefix != null, "'keyPrefix' must not be null");
 		for (int i = 0; i < keyPrefix.length(); i++) {
 			if (Character.isISOControl(keyPrefix.charAt(i))) {
-				throw new IllegalArgumentException(
-						"'keyPrefix' must not contain control characters but was '" + escape(keyPrefix) + "'");
+				throw new IllegalArgumentException("'keyPrefix' must not contain control characters but was '"
+						+ InstanceNames.escape(keyPrefix) + "'");
 			}
 		}
 		this.shared.keyPrefix = keyPrefix;
@@ -118,7 +118,8 @@ public final class LockSettings {
 		Assert.isTrue(instanceName.length() <= MAX_INSTANCE_NAME_LENGTH, () -> "'instanceName' must be at most "
 				+ MAX_INSTANCE_NAME_LENGTH + " characters but was " + instanceName.length());
 		Assert.isTrue(instanceName.chars().noneMatch(Character::isISOControl),
-				() -> "'instanceName' must not contain control characters but was '" + escape(instanceName) + "'");
+				() -> "'instanceName' must not contain control characters but was '"
+						+ InstanceNames.escape(instanceName) + "'");
 		this.shared.instanceName = instanceName;
 	}
 
@@ -136,29 +137,41 @@ public final class LockSettings {
 	 * @return the default instance name
 	 */
 	public static String defaultInstanceName() {
-		return DefaultInstanceName.NAME;
+		return InstanceNames.defaultName();
 	}
 
-	// Once a JVM: the host name may take a lookup.
-	private static final class DefaultInstanceName {
-
-		private static final String NAME = hostAndPid();
-
+	/**
+	 * Set whether each lock keeps the description of its holder: this instance's name,
+	 * the thread, the lock's name and the time, which {@code GET /actuator/locks/{key}}
+	 * shows on any instance and a busy {@code LockAcquisitionException} names. On by
+	 * default; it travels in the owner token (see {@link io.distlock.core.LockHolder}),
+	 * so it costs no Redis command, only the bytes of the description on each call that
+	 * carries the token.
+	 * @param describeHolders whether to describe holders
+	 */
+	public void setDescribeHolders(boolean describeHolders) {
+		this.shared.describeHolders = describeHolders;
 	}
 
-	private static String hostAndPid() {
-		String host = System.getenv("HOSTNAME");
-		if (host == null || host.isBlank()) {
-			try {
-				host = InetAddress.getLocalHost().getHostName();
-			}
-			catch (IOException | RuntimeException ex) {
-				host = "localhost";
-			}
+	/**
+	 * Return whether each lock keeps the description of its holder.
+	 * @return whether holders are described
+	 */
+	public boolean isDescribeHolders() {
+		return this.shared.describeHolders;
+	}
+
+	/**
+	 * Make the owner token of a new acquisition by the calling thread: unguessable, and
+	 * describing its holder unless {@link #setDescribeHolders(boolean) turned off}.
+	 */
+	String newOwnerToken(String name, Clock clock) {
+		String secret = this.shared.ownerTokens.next();
+		if (!this.shared.describeHolders) {
+			return secret;
 		}
-		String name = host + ":" + ProcessHandle.current().pid();
-		return (name.length() <= MAX_INSTANCE_NAME_LENGTH) ? name
-				: name.substring(name.length() - MAX_INSTANCE_NAME_LENGTH);
+		return new LockHolder(this.shared.instanceName, Thread.currentThread().getName(), name, clock.instant())
+			.ownerToken(secret);
 	}
 
 	/**
@@ -258,21 +271,16 @@ public final class LockSettings {
 
 		private volatile String instanceName = defaultInstanceName();
 
+		private final OwnerTokens ownerTokens = new OwnerTokens();
+
+		private volatile boolean describeHolders = true;
+
 		private volatile List<LockListener> listeners = List.of();
 
 		private volatile ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
 		private volatile @Nullable LockObservationConvention customConvention;
 
-	}
-
-	private static String escape(String value) {
-		StringBuilder escaped = new StringBuilder(value.length() + 8);
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			escaped.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-		}
-		return escaped.toString();
 	}
 
 }

@@ -89,6 +89,14 @@ final class LockStack {
 	/**
 	 * Return the renewer of the settings, or this stack's own when none is set.
 	 */
+	/**
+	 * Make the owner token of a new acquisition by the calling thread (see
+	 * {@link LockSettings#setDescribeHolders(boolean)}).
+	 */
+	String newOwnerToken(String name) {
+		return this.settings.newOwnerToken(name, renewer().getClock());
+	}
+
 	LeaseRenewer renewer() {
 		LeaseRenewer renewer = this.settings.getLeaseRenewer();
 		return (renewer != null) ? renewer : this.defaultRenewer;

@@ -19,7 +19,6 @@ package io.distlock.engine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -53,6 +52,7 @@ final class MultiKeyAcquirer {
 	/**
 	 * Take every key, waiting up to the requests' wait time until they are all free.
 	 * @param targets the keys to take, in their global order
+	 * @param owners the owner token of each key, in the same order
 	 * @param waitTime how long to wait; zero means one pass
 	 * @param start when the caller started, in {@link System#nanoTime()}
 	 * @return the keys taken, or the key that was busy at the deadline
@@ -60,9 +60,9 @@ final class MultiKeyAcquirer {
 	 * @throws LockBackendException if the store failed; what was taken was given back,
 	 * best effort
 	 */
-	Outcome acquire(List<Target> targets, Duration waitTime, long start) throws InterruptedException {
+	Outcome acquire(List<Target> targets, List<String> owners, Duration waitTime, long start)
+			throws InterruptedException {
 		long deadline = start + ((waitTime.compareTo(FOREVER) < 0) ? waitTime : FOREVER).toNanos();
-		List<String> owners = targets.stream().map((target) -> UUID.randomUUID().toString()).toList();
 		// The key found busy by the last pass, if any.
 		@Nullable Target waitedFor = null;
 		while (true) {
@@ -74,7 +74,7 @@ final class MultiKeyAcquirer {
 					? this.acquirer.waiter().register(waitedFor.resource(), waitedFor.resource()) : null) {
 				Pass pass = pass(targets, owners, !waitTime.isZero());
 				if (pass.busy() == null) {
-					return new Outcome(pass.taken(), null);
+					return new Outcome(pass.taken(), null, null);
 				}
 				// Never wait holding a key: the busy key's holder may wait for it.
 				RuntimeException releaseFailure = giveBack(pass.taken());
@@ -85,7 +85,7 @@ final class MultiKeyAcquirer {
 				String busyOwner = owners.get(targets.indexOf(busy));
 				if (waitTime.isZero() || deadline - System.nanoTime() <= 0) {
 					this.acquirer.stopWaiting(busy.resource(), busyOwner, pass.busyResult());
-					return new Outcome(List.of(), busy);
+					return new Outcome(List.of(), busy, pass.busyResult());
 				}
 				if (waiting != null && busy == waitedFor) {
 					try {
@@ -194,8 +194,9 @@ final class MultiKeyAcquirer {
 	 *
 	 * @param taken every key, when all were taken; empty otherwise
 	 * @param busy the key that was busy at the deadline, or {@code null}
+	 * @param busyResult the answer of the last attempt at the busy key, or {@code null}
 	 */
-	record Outcome(List<Taken> taken, @Nullable Target busy) {
+	record Outcome(List<Taken> taken, @Nullable Target busy, @Nullable AcquireResult busyResult) {
 
 	}
 

@@ -62,10 +62,12 @@ final class MultiKeyAcquisition {
 	 */
 	Outcome acquire(MultiLockRequest request, List<String> keys, List<LockHandle> reentered, long start) {
 		List<MultiKeyAcquirer.Target> targets = new ArrayList<>(keys.size());
+		List<String> owners = new ArrayList<>(keys.size());
 		for (String key : keys) {
 			LockRequest single = request.requestFor(key);
 			targets.add(new MultiKeyAcquirer.Target(single, LockKind.of(single, this.stack.client()),
 					this.stack.resource(key)));
+			owners.add(this.stack.newOwnerToken(request.name()));
 		}
 		String description = String.join(", ", request.keys());
 		Observation acquiring = this.stack.observations().acquiring(description, request.name());
@@ -73,7 +75,7 @@ final class MultiKeyAcquisition {
 		WaitingLocks.Waiting waiting = request.waitTime().isZero() ? null
 				: this.stack.settings().getWaitingLocks().begin(description, request.name());
 		try {
-			outcome = this.acquirer.acquire(targets, request.waitTime(), start);
+			outcome = this.acquirer.acquire(targets, owners, request.waitTime(), start);
 		}
 		catch (InterruptedException ex) {
 			throw LockPipeline.failed(acquiring,
@@ -93,8 +95,8 @@ final class MultiKeyAcquisition {
 			LockObservations.stop(acquiring, "busy", -1, null);
 			String busyKey = busy.request().key();
 			this.stack.listener().onNotAcquired(new LockEvent.NotAcquired(busyKey, request.name(), waited));
-			return new Outcome(null, new LockAcquisitionException(busyKey, waited, "Could not take locks ["
-					+ description + "] within " + waited.toMillis() + "ms: lock '" + busyKey + "' stayed busy", null));
+			return new Outcome(null, BusyLocks.busy(description, busyKey, request.name(), request.waitTime(), waited,
+					outcome.busyResult()));
 		}
 		LockObservations.stop(acquiring, "acquired", -1, null);
 		List<DefaultLockHandle> taken = holdAll(outcome.taken(), waited);

@@ -25,7 +25,6 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
-import io.distlock.LockAcquisitionException;
 import io.distlock.LockBackendException;
 import io.distlock.LockEvent;
 import io.distlock.LockRequest;
@@ -56,8 +55,6 @@ final class ReactiveAcquisition {
 
 	private final SettingsListeners listeners;
 
-	private final OwnerTokens ownerTokens = new OwnerTokens();
-
 	ReactiveAcquisition(ReactiveLockClient client, LockWaiter waiter, LockSettings settings, Scheduler timers) {
 		this.client = client;
 		this.waiter = waiter;
@@ -83,7 +80,7 @@ final class ReactiveAcquisition {
 		return Mono.defer(() -> {
 			long start = System.nanoTime();
 			String resource = resource(request.key());
-			String owner = this.ownerTokens.next();
+			String owner = this.settings.newOwnerToken(request.name(), renewer().getClock());
 			Observation acquiring = this.observations.acquiring(request.key(), request.name());
 			return this.acquirer.acquire(resource, owner, request.ttl(), request.waitTime())
 				.onErrorMap(LockBackendException.class, (ex) -> LockBackendException.forKey(request.key(), ex))
@@ -99,7 +96,7 @@ final class ReactiveAcquisition {
 		if (!(attempt.result() instanceof AcquireResult.Acquired acquired)) {
 			LockObservations.stop(acquiring, "busy", -1, null);
 			this.listeners.listener().onNotAcquired(new LockEvent.NotAcquired(request.key(), request.name(), waited));
-			return new LockAcquisitionException(request.key(), waited);
+			return BusyLocks.busy(request.key(), request.name(), request.waitTime(), waited, attempt.result());
 		}
 		LeaseRenewer renewer = renewer();
 		HeldLockRegistry heldLocks = this.settings.heldLocks();

@@ -41,14 +41,16 @@ import org.springframework.util.StreamUtils;
 final class LockScripts {
 
 	@SuppressWarnings("rawtypes")
-	static final LockScript<List> ACQUIRE = load("acquire.lua", List.class, Prelude.TIME, Prelude.FENCING);
+	static final LockScript<List> ACQUIRE = load("acquire.lua", List.class, Prelude.TIME, Prelude.FENCING,
+			Prelude.HOLDER);
 
 	@SuppressWarnings("rawtypes")
 	static final LockScript<List> ACQUIRE_FAIR = load("acquire-fair.lua", List.class, Prelude.TIME, Prelude.PUBLISH,
-			Prelude.FENCING);
+			Prelude.FENCING, Prelude.HOLDER);
 
 	@SuppressWarnings("rawtypes")
-	static final LockScript<List> ACQUIRE_READ = load("acquire-read.lua", List.class, Prelude.TIME, Prelude.FENCING);
+	static final LockScript<List> ACQUIRE_READ = load("acquire-read.lua", List.class, Prelude.TIME, Prelude.FENCING,
+			Prelude.HOLDER);
 
 	static final LockScript<Long> RELEASE_READ = load("release-read.lua", Long.class, Prelude.TIME, Prelude.PUBLISH);
 
@@ -71,13 +73,13 @@ final class LockScripts {
 	static final LockScript<Long> RAISE_FENCE = load("raise-fence.lua", Long.class);
 
 	@SuppressWarnings("rawtypes")
-	static final LockScript<List> INSPECT = load("inspect.lua", List.class, Prelude.TIME);
+	static final LockScript<List> INSPECT = load("inspect.lua", List.class, Prelude.TIME, Prelude.HOLDER);
 
 	static final LockScript<Long> FORCE_RELEASE = load("force-release.lua", Long.class, Prelude.TIME, Prelude.PUBLISH);
 
 	@SuppressWarnings("rawtypes")
-	static final LockScript<List> ACQUIRE_PERMIT = load("acquire-permit.lua", List.class, Prelude.TIME,
-			Prelude.FENCING);
+	static final LockScript<List> ACQUIRE_PERMIT = load("acquire-permit.lua", List.class, Prelude.TIME, Prelude.FENCING,
+			Prelude.HOLDER);
 
 	static final LockScript<Long> RELEASE_PERMIT = load("release-permit.lua", Long.class, Prelude.TIME,
 			Prelude.PUBLISH);
@@ -144,7 +146,9 @@ final class LockScripts {
 		 * rule, for every script that grants a lock, a read hold or a permit; its callers
 		 * read the clock with {@link #TIME}.
 		 */
-		FENCING("fencing.lua");
+		FENCING("fencing.lua"),
+
+		HOLDER("holder.lua");
 
 		private final String file;
 

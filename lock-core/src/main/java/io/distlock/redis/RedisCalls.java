@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
 import io.distlock.core.AcquireResult;
+import io.distlock.core.LockHolder;
 
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
@@ -64,7 +65,7 @@ final class RedisCalls {
 
 	/**
 	 * Read the reply of an acquire script: whether it acquired, with the fencing token if
-	 * so and the holder's remaining lease if not.
+	 * so and the holder's remaining lease and description if not.
 	 */
 	static AcquireResult acquireResult(@Nullable List<?> reply) {
 		List<?> values = reply(reply, "acquire");
@@ -73,9 +74,12 @@ final class RedisCalls {
 			// The third element: the Redis clock at the grant, in microseconds.
 			return new AcquireResult.Acquired(value, (values.size() > 2) ? (Long) values.get(2) : 0L);
 		}
-		// A third element of 1: a writer's attempt that left its marker.
+		// A third element of 1: a writer's attempt that left its marker; the fourth, the
+		// holder's description (holder.lua).
 		boolean keepsReadersOut = values.size() > 2 && (Long) values.get(2) == 1L;
-		return new AcquireResult.Busy((value >= 0) ? Duration.ofMillis(value) : null, keepsReadersOut);
+		Object holder = (values.size() > 3) ? values.get(3) : null;
+		return new AcquireResult.Busy((value >= 0) ? Duration.ofMillis(value) : null, keepsReadersOut,
+				LockHolder.parse((holder != null) ? String.valueOf(holder) : null));
 	}
 
 	/**

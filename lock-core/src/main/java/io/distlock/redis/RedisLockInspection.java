@@ -17,10 +17,13 @@
 package io.distlock.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.core.LockHolder;
 import io.distlock.core.LockState;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -31,6 +34,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * fair waiters, readers and permit holders it has.
  */
 final class RedisLockInspection {
+
+	// How many read holds and how many permit holders an inspection describes at most.
+	static final int MAX_LISTED = 100;
 
 	private final StringRedisTemplate redis;
 
@@ -45,8 +51,9 @@ final class RedisLockInspection {
 	LockState inspect(String key) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		List<?> reply = RedisCalls.reply(
-				RedisCalls.call(key, "inspect", () -> LockScripts.INSPECT.run(this.redis,
-						List.of(keys.lock(), keys.fence(), keys.queueTimeouts(), keys.readHolds(), keys.permits()))),
+				RedisCalls.call(key, "inspect",
+						() -> LockScripts.INSPECT.run(this.redis, List.of(keys.lock(), keys.fence(),
+								keys.queueTimeouts(), keys.readHolds(), keys.permits()), Integer.toString(MAX_LISTED))),
 				"inspect");
 		boolean held = (Long) reply.get(0) == 1L;
 		long lease = (Long) reply.get(1);
@@ -54,7 +61,24 @@ final class RedisLockInspection {
 		return new LockState(held, (held && lease >= 0) ? Duration.ofMillis(lease) : null,
 				(fence != null) ? lastFencingToken(fence) : null, Math.toIntExact((Long) reply.get(3)),
 				held ? (String) reply.get(4) : null, Math.toIntExact((Long) reply.get(5)),
-				Math.toIntExact((Long) reply.get(6)));
+				Math.toIntExact((Long) reply.get(6)), holdings((List<?>) reply.get(7)));
+	}
+
+	/**
+	 * Read the holdings of an inspection's reply: kind, digest, description and remaining
+	 * lease of each ({@code inspect.lua}).
+	 */
+	private static List<LockState.Holding> holdings(List<?> values) {
+		List<LockState.Holding> holdings = new ArrayList<>(values.size() / 4);
+		for (int i = 0; i + 3 < values.size(); i += 4) {
+			LockState.Kind kind = LockState.Kind.valueOf(String.valueOf(values.get(i)).toUpperCase(Locale.ROOT));
+			Object description = values.get(i + 2);
+			long lease = (Long) values.get(i + 3);
+			holdings.add(new LockState.Holding(kind, String.valueOf(values.get(i + 1)),
+					LockHolder.parse((description != null) ? String.valueOf(description) : null),
+					(lease >= 0) ? Duration.ofMillis(lease) : null));
+		}
+		return holdings;
 	}
 
 	/**

@@ -23,6 +23,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.core.AcquireResult;
+import io.distlock.core.LockHolder;
 
 /**
  * What the nodes answered to one Redlock acquire: which took the lock, with which fencing
@@ -35,9 +36,10 @@ import io.distlock.core.AcquireResult;
  * @param below the nodes that took the lock with a lower token: their counters must be
  * raised for them to count towards the token's majority
  * @param busyFor the shortest remaining lease of another holder, if any node named one
+ * @param holder the first holder a node named, if any
  */
 record Acquisitions(List<Integer> holding, long fencingToken, List<Integer> atToken, List<Integer> below,
-		@Nullable Duration busyFor) {
+		@Nullable Duration busyFor, @Nullable LockHolder holder) {
 
 	/**
 	 * Read the replies of the nodes, in node order: {@code null} or anything but an
@@ -47,15 +49,18 @@ record Acquisitions(List<Integer> holding, long fencingToken, List<Integer> atTo
 		List<Integer> holding = new ArrayList<>();
 		long token = 0;
 		Duration busyFor = null;
+		LockHolder holder = null;
 		for (int i = 0; i < replies.size(); i++) {
 			Object reply = replies.get(i);
 			if (reply instanceof AcquireResult.Acquired acquired) {
 				holding.add(i);
 				token = Math.max(token, acquired.fencingToken());
 			}
-			else if (reply instanceof AcquireResult.Busy busy && busy.remainingTtl() != null
-					&& (busyFor == null || busy.remainingTtl().compareTo(busyFor) < 0)) {
-				busyFor = busy.remainingTtl();
+			else if (reply instanceof AcquireResult.Busy busy) {
+				if (busy.remainingTtl() != null && (busyFor == null || busy.remainingTtl().compareTo(busyFor) < 0)) {
+					busyFor = busy.remainingTtl();
+				}
+				holder = (holder != null) ? holder : busy.holder();
 			}
 		}
 		List<Integer> atToken = new ArrayList<>();
@@ -64,7 +69,7 @@ record Acquisitions(List<Integer> holding, long fencingToken, List<Integer> atTo
 			long nodeToken = ((AcquireResult.Acquired) replies.get(i)).fencingToken();
 			((nodeToken == token) ? atToken : below).add(i);
 		}
-		return new Acquisitions(holding, token, atToken, below, busyFor);
+		return new Acquisitions(holding, token, atToken, below, busyFor, holder);
 	}
 
 }

@@ -100,7 +100,7 @@ final class AsyncAcquisition {
 		}
 		releaseAfter(acquiring);
 		this.client.answered(this.key, "acquire", replies);
-		return new AcquireResult.Busy(acquisitions.busyFor());
+		return new AcquireResult.Busy(acquisitions.busyFor(), false, acquisitions.holder());
 	}
 
 	/**

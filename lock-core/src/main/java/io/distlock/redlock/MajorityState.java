@@ -41,7 +41,8 @@ final class MajorityState {
 	 * the nodes holding it, since the lock ends when the first of them lets it go, and
 	 * the last fencing token is the highest any node knows. No fair waiters, read holds
 	 * or permit holders are counted: a node's counts could only come from clients using
-	 * that node alone, which hold nothing across the Redlock.
+	 * that node alone, which hold nothing across the Redlock. The holdings list the
+	 * exclusive holder alone, with the description its first node keeps.
 	 * @param replies each node's reply, a {@link LockState} where it answered
 	 * @param quorum how many nodes must agree for the lock to be held
 	 * @return the lock's state
@@ -62,7 +63,16 @@ final class MajorityState {
 		}
 		for (Map.Entry<String, List<LockState>> holder : byHolder.entrySet()) {
 			if (holder.getValue().size() >= quorum) {
-				return new LockState(true, shortestLease(holder.getValue()), lastFencingToken, 0, holder.getKey());
+				Duration lease = shortestLease(holder.getValue());
+				// The exclusive holding, as the first node holding it described it.
+				List<LockState.Holding> holdings = holder.getValue()
+					.get(0)
+					.holdings()
+					.stream()
+					.filter((holding) -> holding.kind() == LockState.Kind.EXCLUSIVE)
+					.map((holding) -> new LockState.Holding(holding.kind(), holding.id(), holding.holder(), lease))
+					.toList();
+				return new LockState(true, lease, lastFencingToken, 0, holder.getKey(), 0, 0, holdings);
 			}
 		}
 		return new LockState(false, null, lastFencingToken, 0, null);

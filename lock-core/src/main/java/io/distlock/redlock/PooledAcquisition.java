@@ -56,7 +56,7 @@ final class PooledAcquisition {
 		}
 		client.releaseQuietly(key, ownerToken);
 		calls.answered(key, "acquire", replies);
-		return new AcquireResult.Busy(acquisitions.busyFor());
+		return new AcquireResult.Busy(acquisitions.busyFor(), false, acquisitions.holder());
 	}
 
 }

@@ -22,13 +22,14 @@
 --          milliseconds
 --
 -- Returns {1, fencing token, clock} when the lock was taken (fencing tokens from
--- fencing.lua, as in acquire.lua), or {0, milliseconds}: while the lock is held, the
--- holder's remaining lease (-1 when the key has no expiry); while readers hold the key,
--- {0, milliseconds, 1} as in acquire.lua; while it is free for an earlier waiter, how
--- long that waiter's place is kept.
+-- fencing.lua, as in acquire.lua), or {0, milliseconds, 0, holder}: while the lock is
+-- held, the holder's remaining lease (-1 when the key has no expiry) and description
+-- (holder.lua; nil when it has none); while readers hold the key, {0, milliseconds, 1,
+-- holder} as in acquire.lua; while it is free for an earlier waiter, how long that
+-- waiter's place is kept, and no holder.
 --
--- Uses server_time (time.lua), publish (publish.lua) and fencing_token (fencing.lua),
--- which LockScripts puts in front of this script.
+-- Uses server_time (time.lua), publish (publish.lua), fencing_token (fencing.lua) and
+-- holder_of (holder.lua), which LockScripts puts in front of this script.
 --
 -- The caller keeps its place for the given time (ARGV[4]); a waiter that stops calling,
 -- because it crashed or gave up without leaving, is dropped once its place expires, so
@@ -44,14 +45,15 @@ for _, waiter in ipairs(expired) do
 end
 local first = redis.call('LINDEX', KEYS[3], 0)
 local free = redis.call('EXISTS', KEYS[1]) == 0
-local readLease
+local readLease, reader
 if free and redis.call('EXISTS', KEYS[5], KEYS[6]) > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
-  local latest = redis.call('ZRANGE', KEYS[5], -1, -1, 'WITHSCORES')[2]
-  if latest then
+  local last = redis.call('ZRANGE', KEYS[5], -1, -1, 'WITHSCORES')
+  if last[2] then
     free = false
     local wait = tonumber(ARGV[7])
-    readLease = math.min(tonumber(latest) - now, math.floor(wait / 2))
+    readLease = math.min(tonumber(last[2]) - now, math.floor(wait / 2))
+    reader = last[1]
     redis.call('SET', KEYS[6], ARGV[1], 'PX', wait)
   end
 end
@@ -84,10 +86,10 @@ if place > 0 then
   redis.call('SET', KEYS[7], '1', 'PXAT', latest)
 end
 if readLease then
-  return {0, readLease, 1}
+  return {0, readLease, 1, holder_of(reader)}
 end
 if not free then
-  return {0, redis.call('PTTL', KEYS[1])}
+  return {0, redis.call('PTTL', KEYS[1]), 0, holder_of(redis.pcall('GET', KEYS[1]))}
 end
 -- Free, but an earlier waiter's turn; it missed the release if dropping waiters made it
 -- first just now. A wake-up that cannot be published does not fail the acquisition

@@ -17,11 +17,12 @@
 -- Returns {1, fencing token, clock} when the hold was taken: a token of its own, from the
 -- key's counter as a writer's (fencing.lua), so greater than the token of every writer
 -- and reader before it, and every later writer's is greater than it. Returns {0,
--- milliseconds} when it was not: the writer's remaining lease (-1 when the lock key has
--- no expiry), or how long the waiting writer's marker still lives.
+-- milliseconds, 0, holder} when it was not: the writer's remaining lease (-1 when the
+-- lock key has no expiry), or how long the waiting writer's marker still lives, and the
+-- description of that writer (holder.lua; nil when it has none).
 --
--- Uses server_time (time.lua) and fencing_token (fencing.lua), which LockScripts puts in
--- front of this script.
+-- Uses server_time (time.lua), fencing_token (fencing.lua) and holder_of (holder.lua),
+-- which LockScripts puts in front of this script.
 --
 -- Refused while a writer waits, so that a stream of readers cannot starve a writer. Each
 -- reader has a lease of its own, so a reader that crashed gives its hold back when its
@@ -29,22 +30,22 @@
 --
 -- The sorted set expires with its latest lease, so that a key whose readers all crashed
 -- costs a writer nothing more than on a key never read.
--- A refusal: the writer's lock key or marker (KEYS[1] or KEYS[4]) still lives for the
--- given milliseconds (-1: no expiry). Unless nobody waits on the attempt, it is announced
--- for as long, or for a second when the key has no expiry.
-local function refused(milliseconds)
+-- A refusal: the writer's lock key or marker (given) still lives for the given
+-- milliseconds (-1: no expiry). Unless nobody waits on the attempt, it is announced for
+-- as long, or for a second when the key has no expiry.
+local function refused(milliseconds, key)
   if ARGV[4] ~= '0' then
     redis.call('SET', KEYS[5], '1', 'PX', (milliseconds > 0) and milliseconds or 1000)
   end
-  return {0, milliseconds}
+  return {0, milliseconds, 0, holder_of(redis.pcall('GET', key))}
 end
 local lease = redis.call('PTTL', KEYS[1])
 if lease ~= -2 then
-  return refused(lease)
+  return refused(lease, KEYS[1])
 end
 local waiting = redis.call('PTTL', KEYS[4])
 if waiting ~= -2 then
-  return refused(waiting)
+  return refused(waiting, KEYS[4])
 end
 local now, micros = server_time()
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)

@@ -20,15 +20,16 @@
 --          announced; anything else, or nothing, announces it
 --
 -- Returns {1, fencing token, clock} when the lock was taken, with the server's clock in
--- microseconds at which the token was granted (fencing.lua), or {0, milliseconds} when
--- it was not: while another owner holds the lock, its remaining lease (-1 when the key
--- has no expiry); while readers hold the key, {0, milliseconds, 1}: the longest remaining
+-- microseconds at which the token was granted (fencing.lua), or {0, milliseconds, 0,
+-- holder} when it was not: while another owner holds the lock, its remaining lease (-1
+-- when the key has no expiry) and its holder's description (holder.lua; nil when it has
+-- none); while readers hold the key, {0, milliseconds, 1, holder}: the longest remaining
 -- read lease, but at most half the marker's life, so that the writer comes back before
--- its marker expires, and 1 for the marker it left, which it withdraws (release.lua) if
--- it gives up.
+-- its marker expires, 1 for the marker it left, which it withdraws (release.lua) if it
+-- gives up, and the description of the reader whose lease ends last.
 --
--- Uses server_time, server_micros (time.lua) and fencing_token (fencing.lua), which
--- LockScripts puts in front of this script.
+-- Uses server_time, server_micros (time.lua), fencing_token (fencing.lua) and holder_of
+-- (holder.lua), which LockScripts puts in front of this script.
 --
 -- A caller that finds the lock busy announces itself (KEYS[5], for as long as the
 -- holder's lease runs), so that the holder's release wakes it, unless it does not wait;
@@ -40,11 +41,11 @@ local shared = redis.call('EXISTS', KEYS[3], KEYS[4]) > 0
 if shared then
   local now = server_time()
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-  local latest = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')[2]
-  if latest then
+  local last = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
+  if last[2] then
     local wait = tonumber(ARGV[4])
     redis.call('SET', KEYS[4], ARGV[1], 'PX', wait)
-    return {0, math.min(tonumber(latest) - now, math.floor(wait / 2)), 1}
+    return {0, math.min(tonumber(last[2]) - now, math.floor(wait / 2)), 1, holder_of(last[1])}
   end
 end
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -52,7 +53,7 @@ if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   if ARGV[6] ~= '0' then
     redis.call('SET', KEYS[5], '1', 'PX', (lease > 0) and lease or ARGV[4])
   end
-  return {0, lease}
+  return {0, lease, 0, holder_of(redis.pcall('GET', KEYS[1]))}
 end
 -- Another writer's marker stays: that writer still waits, now for this lock.
 if shared and redis.call('GET', KEYS[4]) == ARGV[1] then

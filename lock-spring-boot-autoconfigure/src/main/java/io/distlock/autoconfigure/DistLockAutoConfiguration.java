@@ -133,6 +133,7 @@ public final class DistLockAutoConfiguration {
 		LockSettings settings = new LockSettings();
 		settings.setKeyPrefix(properties.getKeyPrefix());
 		setInstanceName(settings, properties.getInstanceName(), environment);
+		settings.setDescribeHolders(properties.isDescribeHolders());
 		settings.setLeaseRenewer(leaseRenewer);
 		settings.setLockListeners(listeners.orderedStream().toList());
 		observationRegistry.ifAvailable(settings::setObservationRegistry);

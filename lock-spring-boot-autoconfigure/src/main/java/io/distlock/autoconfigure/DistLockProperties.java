@@ -61,6 +61,14 @@ public class DistLockProperties {
 	private @Nullable String instanceName;
 
 	/**
+	 * Whether each lock keeps the description of its holder (instance name, thread, lock
+	 * name, time), shown by GET /actuator/locks/{key} on any instance and named by a busy
+	 * LockAcquisitionException. Costs no Redis command, only the description's bytes on
+	 * each call that carries the owner token.
+	 */
+	private boolean describeHolders = true;
+
+	/**
 	 * Lease time of a lock whose @DistributedLocked ttl is empty: how long the lock
 	 * outlives a holder that crashed. At least 1ms and at most 365 days.
 	 */
@@ -122,6 +130,14 @@ public class DistLockProperties {
 
 	public void setInstanceName(@Nullable String instanceName) {
 		this.instanceName = instanceName;
+	}
+
+	public boolean isDescribeHolders() {
+		return this.describeHolders;
+	}
+
+	public void setDescribeHolders(boolean describeHolders) {
+		this.describeHolders = describeHolders;
 	}
 
 	public String getKeyPrefix() {

@@ -130,11 +130,13 @@ public class CostBreakdownBenchmark {
 		 * application, whose release notifier receives every release;
 		 * {@code template-no-renew}: {@code LockTemplate} with
 		 * {@code withAutoRenew(false)}; {@code template-wait-zero}: {@code LockTemplate}
-		 * trying once, so without registering as a waiter; {@code template}:
-		 * {@code LockTemplate} as published.
+		 * trying once, so without registering as a waiter; {@code template-no-holder}:
+		 * {@code LockTemplate} with {@code distlock.describe-holders=false}, owner tokens
+		 * without the holder's description; {@code template}: {@code LockTemplate} as
+		 * published.
 		 */
 		@Param({ "floor", "floor-spring-data", "scripts-lettuce", "client", "client-in-app", "template-no-renew",
-				"template-wait-zero", "template" })
+				"template-wait-zero", "template-no-holder", "template" })
 		public String variant = "";
 
 		private @Nullable RedisClient lettuce;
@@ -201,6 +203,7 @@ public class CostBreakdownBenchmark {
 				default -> {
 					this.application = DistlockApplication.start(address);
 					this.template = this.application.lockTemplate();
+					this.template.getSettings().setDescribeHolders(!"template-no-holder".equals(this.variant));
 					this.client = new RedisLockClient(this.application.connectionFactory());
 				}
 			}

@@ -65,6 +65,14 @@ final class CpuMeter {
 
 	private long jvmNanos;
 
+	private double bytesInStart;
+
+	private double bytesOutStart;
+
+	private double bytesIn;
+
+	private double bytesOut;
+
 	private double redisSeconds;
 
 	CpuMeter(RedisAddress redis) {
@@ -77,6 +85,8 @@ final class CpuMeter {
 			RedisInfo info = RedisInfo.read(this.redis, SECTIONS);
 			this.redisStart = info.cpuSeconds();
 			this.publishesStart = publishes(info);
+			this.bytesInStart = info.number("total_net_input_bytes");
+			this.bytesOutStart = info.number("total_net_output_bytes");
 			// The INFO stats command itself counts once it has run.
 			this.commandsStart = info.number("total_commands_processed") + 1;
 			this.jvmStart = this.os.getProcessCpuTime();
@@ -97,6 +107,11 @@ final class CpuMeter {
 			RedisInfo info = RedisInfo.read(this.redis, SECTIONS);
 			this.redisSeconds += info.cpuSeconds() - this.redisStart;
 			this.publishes += publishes(info) - this.publishesStart;
+			// Bytes Redis read and wrote, the INFO commands of the readings included: a
+			// few
+			// hundred bytes an iteration, against thousands of operations.
+			this.bytesIn += info.number("total_net_input_bytes") - this.bytesInStart;
+			this.bytesOut += info.number("total_net_output_bytes") - this.bytesOutStart;
 			// Less the INFO commands of this reading that counted before stats were read.
 			this.commands += info.number("total_commands_processed") - (SECTIONS.length - 1) - this.commandsStart;
 			this.measuring = false;
@@ -111,10 +126,11 @@ final class CpuMeter {
 	void print(String name, long operations) {
 		if (operations > 0) {
 			System.out.printf(
-					"%n%s: JVM CPU %.1f us/op, Redis CPU %.1f us/op, %.2f Redis commands/op, %.2f pub/sub messages/op"
-							+ " over %d operations%n",
+					"%n%s: JVM CPU %.1f us/op, Redis CPU %.1f us/op, %.2f Redis commands/op, %.2f pub/sub messages/op,"
+							+ " %.0f bytes to Redis/op, %.0f bytes from Redis/op over %d operations%n",
 					name, this.jvmNanos / 1000.0 / operations, this.redisSeconds * 1e6 / operations,
-					this.commands / operations, (double) this.publishes / operations, operations);
+					this.commands / operations, (double) this.publishes / operations, this.bytesIn / operations,
+					this.bytesOut / operations, operations);
 		}
 	}
 
@@ -129,7 +145,7 @@ final class CpuMeter {
 		}
 		Map<String, Object> measured = Map.of("operations", operations, "jvmCpuNanos", this.jvmNanos, "redisCpuNanos",
 				Math.round(this.redisSeconds * 1e9), "redisCommands", Math.round(this.commands), "pubsubMessages",
-				this.publishes);
+				this.publishes, "bytesToRedis", Math.round(this.bytesIn), "bytesFromRedis", Math.round(this.bytesOut));
 		try {
 			BenchmarkFiles.writeString(directory.resolve(UUID.randomUUID() + ".json"),
 					new ObjectMapper().writeValueAsString(measured));

@@ -222,13 +222,27 @@ public class LocksEndpoint {
 	 * without read/write locks
 	 * @param permitHolders how many owners hold one of its permits, by anyone; {@code 0}
 	 * for a store without permits
+	 * @param holder who holds its exclusive (or write) lock, as the holder described
+	 * itself, or {@code null} when nobody does
+	 * @param holders every holding the store lists: the exclusive one, read holds and
+	 * permits
 	 */
 	public record LockStateDescriptor(String key, boolean held, @Nullable Duration remainingLease,
-			@Nullable Long lastFencingToken, int fairWaiters, int readHolds, int permitHolders) {
+			@Nullable Long lastFencingToken, int fairWaiters, int readHolds, int permitHolders,
+			@Nullable LockHolderDescriptor holder, List<LockHolderDescriptor> holders) {
 
 		LockStateDescriptor(String key, LockState state) {
 			this(key, state.held(), state.remainingLease(), state.lastFencingToken(), state.fairWaiters(),
-					state.readHolds(), state.permitHolders());
+					state.readHolds(), state.permitHolders(),
+					state.holdings().stream().map(LockHolderDescriptor::new).toList());
+		}
+
+		private LockStateDescriptor(String key, boolean held, @Nullable Duration remainingLease,
+				@Nullable Long lastFencingToken, int fairWaiters, int readHolds, int permitHolders,
+				List<LockHolderDescriptor> holders) {
+			this(key, held, remainingLease, lastFencingToken, fairWaiters, readHolds, permitHolders,
+					holders.stream().filter((holding) -> "exclusive".equals(holding.kind())).findFirst().orElse(null),
+					holders);
 		}
 
 		/**
@@ -242,7 +256,7 @@ public class LocksEndpoint {
 		 */
 		public LockStateDescriptor(String key, boolean held, @Nullable Duration remainingLease,
 				@Nullable Long lastFencingToken, int fairWaiters) {
-			this(key, held, remainingLease, lastFencingToken, fairWaiters, 0, 0);
+			this(key, held, remainingLease, lastFencingToken, fairWaiters, 0, 0, null, List.of());
 		}
 
 	}

@@ -29,6 +29,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.core.AcquireResult;
+import io.distlock.core.LockHolder;
 import io.distlock.core.FairLockClient;
 import io.distlock.core.InspectableLockClient;
 import io.distlock.core.LockClient;
@@ -111,7 +112,8 @@ public class InMemoryLockClient
 			Instant now = this.clock.instant();
 			KeyState state = state(key, now);
 			if (state.exclusive != null) {
-				return new AcquireResult.Busy(KeyState.remaining(now, state.exclusive.expiresAt()));
+				return new AcquireResult.Busy(KeyState.remaining(now, state.exclusive.expiresAt()), false,
+						LockHolder.ofOwnerToken(state.exclusive.ownerToken()));
 			}
 			if (!state.readers.isEmpty()) {
 				return writerBusy(state, ownerToken, now);
@@ -126,14 +128,16 @@ public class InMemoryLockClient
 	 * keeps trying; its busy answer tells it to come back before the mark runs out.
 	 */
 	private AcquireResult writerBusy(KeyState state, String ownerToken, Instant now) {
-		Duration readersLeft = KeyState.remaining(now, KeyState.latest(state.readers));
+		Instant latest = KeyState.latest(state.readers);
+		Duration readersLeft = KeyState.remaining(now, latest);
+		LockHolder reader = KeyState.holderUntil(state.readers, latest);
 		Lease mark = state.waitingWriter;
 		if (mark != null && !mark.ownerToken().equals(ownerToken)) {
-			return new AcquireResult.Busy(readersLeft);
+			return new AcquireResult.Busy(readersLeft, false, reader);
 		}
 		state.waitingWriter = new Lease(ownerToken, now.plus(WRITER_MARK_TTL), 0);
 		Duration retry = WRITER_MARK_TTL.dividedBy(2);
-		return new AcquireResult.Busy((readersLeft.compareTo(retry) < 0) ? readersLeft : retry, true);
+		return new AcquireResult.Busy((readersLeft.compareTo(retry) < 0) ? readersLeft : retry, true, reader);
 	}
 
 	private AcquireResult take(KeyState state, String ownerToken, Duration ttl, Instant now) {
@@ -158,10 +162,13 @@ public class InMemoryLockClient
 				state.fairQueue.put(ownerToken, now.plus(queueTimeout));
 			}
 			if (state.exclusive != null) {
-				return new AcquireResult.Busy(KeyState.remaining(now, state.exclusive.expiresAt()));
+				return new AcquireResult.Busy(KeyState.remaining(now, state.exclusive.expiresAt()), false,
+						LockHolder.ofOwnerToken(state.exclusive.ownerToken()));
 			}
 			if (!state.readers.isEmpty()) {
-				return new AcquireResult.Busy(KeyState.remaining(now, KeyState.latest(state.readers)));
+				Instant latest = KeyState.latest(state.readers);
+				return new AcquireResult.Busy(KeyState.remaining(now, latest), false,
+						KeyState.holderUntil(state.readers, latest));
 			}
 			return new AcquireResult.Busy(KeyState.remaining(now, state.fairQueue.get(first)));
 		}
@@ -190,10 +197,12 @@ public class InMemoryLockClient
 			Instant now = this.clock.instant();
 			KeyState state = state(key, now);
 			if (state.exclusive != null) {
-				return new AcquireResult.Busy(KeyState.remaining(now, state.exclusive.expiresAt()));
+				return new AcquireResult.Busy(KeyState.remaining(now, state.exclusive.expiresAt()), false,
+						LockHolder.ofOwnerToken(state.exclusive.ownerToken()));
 			}
 			if (state.waitingWriter != null) {
-				return new AcquireResult.Busy(KeyState.remaining(now, state.waitingWriter.expiresAt()));
+				return new AcquireResult.Busy(KeyState.remaining(now, state.waitingWriter.expiresAt()), false,
+						LockHolder.ofOwnerToken(state.waitingWriter.ownerToken()));
 			}
 			state.readers.put(ownerToken, now.plus(ttl));
 			// A token of its own, as the Redis store hands out.
@@ -224,7 +233,9 @@ public class InMemoryLockClient
 			Instant now = this.clock.instant();
 			KeyState state = state(key, now);
 			if (state.permits.size() >= permits || state.permits.containsKey(ownerToken)) {
-				return new AcquireResult.Busy(KeyState.remaining(now, KeyState.earliest(state.permits)));
+				Instant earliest = KeyState.earliest(state.permits);
+				return new AcquireResult.Busy(KeyState.remaining(now, earliest), false,
+						KeyState.holderUntil(state.permits, earliest));
 			}
 			state.permits.put(ownerToken, now.plus(ttl));
 			return new AcquireResult.Acquired(state.nextFencingToken());
@@ -312,14 +323,14 @@ public class InMemoryLockClient
 			Lease exclusive = state.exclusive;
 			if (exclusive == null) {
 				return new LockState(false, null, lastToken, state.fairQueue.size(), null, state.readers.size(),
-						state.permits.size());
+						state.permits.size(), state.holdings(now));
 			}
 			// Named by its fencing token, which tells acquisitions apart without
 			// revealing
 			// the owner token.
 			return new LockState(true, KeyState.remaining(now, exclusive.expiresAt()), lastToken,
 					state.fairQueue.size(), "acquisition-" + exclusive.fencingToken(), state.readers.size(),
-					state.permits.size());
+					state.permits.size(), state.holdings(now));
 		}
 	}
 

@@ -16,13 +16,22 @@
 
 package io.distlock.test.memory;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
+
+import io.distlock.core.LockHolder;
+import io.distlock.core.LockState;
 
 /**
  * Everything the in-memory store keeps for one key: the exclusive lock, read holds, the
@@ -96,6 +105,51 @@ final class KeyState {
 			}
 		}
 		return latest;
+	}
+
+	/**
+	 * Tell who holds the lease of the given leases that runs out at the given time: the
+	 * holder its owner token describes.
+	 */
+	static @Nullable LockHolder holderUntil(Map<String, Instant> leases, @Nullable Instant expiresAt) {
+		for (Map.Entry<String, Instant> lease : leases.entrySet()) {
+			if (lease.getValue().equals(expiresAt)) {
+				return LockHolder.ofOwnerToken(lease.getKey());
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * List who holds the key, as {@code inspect} answers it: the exclusive holder named
+	 * by its fencing token, read holds and permits by a digest of their owner token.
+	 */
+	List<LockState.Holding> holdings(Instant now) {
+		List<LockState.Holding> holdings = new ArrayList<>();
+		Lease exclusive = this.exclusive;
+		if (exclusive != null) {
+			holdings.add(new LockState.Holding(LockState.Kind.EXCLUSIVE, "acquisition-" + exclusive.fencingToken(),
+					LockHolder.ofOwnerToken(exclusive.ownerToken()), remaining(now, exclusive.expiresAt())));
+		}
+		this.readers.forEach((owner, expiresAt) -> holdings.add(new LockState.Holding(LockState.Kind.READ,
+				digest(owner), LockHolder.ofOwnerToken(owner), remaining(now, expiresAt))));
+		this.permits.forEach((owner, expiresAt) -> holdings.add(new LockState.Holding(LockState.Kind.PERMIT,
+				digest(owner), LockHolder.ofOwnerToken(owner), remaining(now, expiresAt))));
+		return holdings;
+	}
+
+	// The first 16 hex digits of the SHA-1 of the owner's secret, as the Redis store
+	// names a holding.
+	private static String digest(String ownerToken) {
+		int separator = ownerToken.indexOf(LockHolder.SEPARATOR);
+		String secret = (separator >= 0) ? ownerToken.substring(0, separator) : ownerToken;
+		try {
+			byte[] sha1 = MessageDigest.getInstance("SHA-1").digest(secret.getBytes(StandardCharsets.UTF_8));
+			return HexFormat.of().formatHex(sha1, 0, 8);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-1 is not available", ex);
+		}
 	}
 
 	@Nullable String firstInQueue() {

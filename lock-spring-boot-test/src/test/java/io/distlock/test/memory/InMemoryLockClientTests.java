@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.core.AcquireResult;
+import io.distlock.core.LockHolder;
+import io.distlock.core.LockState;
 import io.distlock.waiting.LockWaiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,6 +74,27 @@ class InMemoryLockClientTests {
 		holder.close();
 		// Without the wake-up the waiter would sleep out its one-minute backoff.
 		assertThat(next.get(10, TimeUnit.SECONDS)).isGreaterThan(holder.fencingToken());
+	}
+
+	@Test
+	void busyAnswerAndInspectionNameTheHolderThatItsOwnerTokenDescribesButNeverItsSecret() {
+		LockHolder holder = new LockHolder("orders-1", "checkout-worker", "Checkout.pay", Instant.ofEpochMilli(42));
+		this.client.tryAcquire("k", holder.ownerToken("secret-owner"), Duration.ofSeconds(10));
+		this.client.tryAcquirePermit("p", holder.ownerToken("secret-permit"), Duration.ofSeconds(10), 1);
+
+		assertThat(this.client.tryAcquire("k", "other", Duration.ofSeconds(10)))
+			.isEqualTo(new AcquireResult.Busy(Duration.ofSeconds(10), false, holder));
+		assertThat(this.client.tryAcquirePermit("p", "other", Duration.ofSeconds(10), 1))
+			.isEqualTo(new AcquireResult.Busy(Duration.ofSeconds(10), false, holder));
+		LockState state = this.client.inspect("k");
+		assertThat(state.holdings()).singleElement().satisfies((holding) -> {
+			assertThat(holding.kind()).isEqualTo(LockState.Kind.EXCLUSIVE);
+			assertThat(holding.holder()).isEqualTo(holder);
+		});
+		assertThat(state.toString()).doesNotContain("secret-owner");
+		assertThat(this.client.inspect("p").holdings()).singleElement()
+			.satisfies((holding) -> assertThat(holding.kind()).isEqualTo(LockState.Kind.PERMIT))
+			.satisfies((holding) -> assertThat(holding.id()).hasSize(16).doesNotContain("secret"));
 	}
 
 	@Test
