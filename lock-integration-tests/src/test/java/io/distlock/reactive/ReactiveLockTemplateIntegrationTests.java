@@ -174,6 +174,29 @@ class ReactiveLockTemplateIntegrationTests {
 	}
 
 	@Test
+	void busyLockErrorNamesTheHolderOfAnotherApplicationFromTheFailedAttemptsReply() {
+		try (ReactiveApplication other = new ReactiveApplication(redis.endpoint())) {
+			other.blockingTemplate.getSettings().setInstanceName("billing-1");
+			try (LockHandle holder = other.blockingTemplate
+				.tryAcquire(
+						LockRequest.builder("invoice:9").ttl(TTL).waitTime(Duration.ZERO).name("Billing.run").build())
+				.orElseThrow()) {
+				assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(
+						() -> this.template.execute("invoice:9", TTL, Duration.ZERO, Mono.just("ran")).block(TIMEOUT))
+					.satisfies((busy) -> {
+						assertThat(busy.getHolder()).isNotNull();
+						assertThat(busy.getHolder().instance()).isEqualTo("billing-1");
+						assertThat(busy.getHolder().thread()).isEqualTo(Thread.currentThread().getName());
+						assertThat(busy.getHolder().name()).isEqualTo("Billing.run");
+						assertThat(busy.getMessage()).contains("Lock 'invoice:9' was not acquired at once",
+								"held by instance 'billing-1'");
+					});
+				assertThat(holder.isHeld()).isTrue();
+			}
+		}
+	}
+
+	@Test
 	void subscribingTwiceLocksTwiceWithIncreasingFencingTokens() {
 		Mono<Long> token = this.template.execute(LockRequest.of("twice", TTL, Duration.ZERO),
 				(lock) -> Mono.just(lock.fencingToken()));

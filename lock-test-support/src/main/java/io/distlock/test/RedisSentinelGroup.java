@@ -39,7 +39,10 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	private static final int QUORUM = 2;
 
-	private static final Duration DOWN_AFTER = Duration.ofSeconds(1);
+	// How long a server may not answer before a sentinel takes it for down. At 1s a
+	// primary slowed down by a loaded machine was failed over on its own, in the middle
+	// of a test that had not asked for it.
+	private static final Duration DOWN_AFTER = Duration.ofSeconds(2);
 
 	// Bounds an election and the reconfiguration of the replicas; a failed election is
 	// retried after twice this. A failover that overruns it is aborted and the promoted
@@ -212,18 +215,31 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	/**
 	 * Bring the group back to a primary with every replica in sync, after a test stopped,
-	 * killed, paused or failed over its servers: resume or restart each data server as a
-	 * replica of the current primary, wait until every sentinel has settled on that
+	 * killed, paused or failed over its servers: resume or restart each data server, take
+	 * as primary the one every sentinel names (normally the current {@link #primary()}),
+	 * make every other server its replica, wait until every sentinel has settled on that
 	 * primary and every replica follows it, then until every replica has acknowledged
 	 * everything the primary has written.
 	 * @throws IllegalStateException if that does not happen within 30 seconds, with the
 	 * state of every sentinel and server
 	 */
 	public synchronized void restore() {
-		RedisServer current = this.primary;
+		for (RedisServer server : this.servers) {
+			if (server != this.primary) {
+				server.ensureRunning();
+			}
+		}
+		// The primary the sentinels agree on: on a loaded machine they may have failed
+		// over again on their own, and replicas told to follow another server would be
+		// told otherwise by them.
+		Polling.await(AWAIT_FAILOVER_TIMEOUT, "the sentinels to agree on a primary",
+				() -> this.probe.agreedPrimary() != null, this.probe::describe);
+		RedisServer current = this.probe.agreedPrimary();
+		this.primary = current;
 		List<RedisServer> replicas = replicas();
 		for (RedisServer replica : replicas) {
 			replica.ensureRunning();
+			replica.replicateOnRestart(current);
 			// Answers "already connected" when it follows the primary already; a server
 			// back from the dead may still be told otherwise by a sentinel a moment
 			// later, which the wait below outlasts.

@@ -64,6 +64,25 @@ final class SentinelProbe {
 		return null;
 	}
 
+	// The running server that every sentinel names as primary and that is one, if any.
+	@Nullable RedisServer agreedPrimary() {
+		Integer port = null;
+		for (RedisServer sentinel : this.sentinels) {
+			int named = masterPort(sentinel);
+			if (port != null && named != port) {
+				return null;
+			}
+			port = named;
+		}
+		for (RedisServer server : this.servers) {
+			if (port != null && server.port() == port && server.isRunning() && !server.isPaused()
+					&& "master".equals(Polling.field(server.info("replication"), "role"))) {
+				return server;
+			}
+		}
+		return null;
+	}
+
 	// Every sentinel names the primary and sees every running replica and the other
 	// sentinels as healthy; the primary is one and every running replica follows it.
 	void awaitSettled(RedisServer current, List<RedisServer> replicas, Duration timeout) {
