@@ -21,7 +21,6 @@ import java.util.List;
 
 import io.distlock.core.AcquireResult;
 
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
 
 /**
@@ -32,7 +31,7 @@ import org.springframework.util.Assert;
  */
 final class LockAcquisitions {
 
-	private final StringRedisTemplate redis;
+	private final ScriptRunner redis;
 
 	private final LockScriptCalls calls;
 
@@ -40,7 +39,7 @@ final class LockAcquisitions {
 
 	private final FencingClockCheck fencingClock = new FencingClockCheck();
 
-	LockAcquisitions(StringRedisTemplate redis, LockScriptCalls calls) {
+	LockAcquisitions(ScriptRunner redis, LockScriptCalls calls) {
 		this.redis = redis;
 		this.calls = calls;
 		this.scripts = new ScriptPreloader(redis);

@@ -27,8 +27,6 @@ import io.distlock.core.HandoverLockClient.HandedOver;
 import io.distlock.core.HandoverLockClient.Handover;
 import io.distlock.core.HandoverLockClient.NotHeld;
 
-import org.springframework.data.redis.core.StringRedisTemplate;
-
 /**
  * The calls of a {@link RedisLockClient} on a lock that was taken: release, renewal, the
  * holder check, the hand-over and the forced release of a lock, release, renewal and the
@@ -43,11 +41,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class RedisLeases {
 
-	private final StringRedisTemplate redis;
+	private final ScriptRunner redis;
 
 	private final LockScriptCalls calls;
 
-	RedisLeases(StringRedisTemplate redis, LockScriptCalls calls) {
+	RedisLeases(ScriptRunner redis, LockScriptCalls calls) {
 		this.redis = redis;
 		this.calls = calls;
 	}
@@ -112,7 +110,7 @@ final class RedisLeases {
 	}
 
 	private boolean isHeld(String key, String what, LockScript<Long> script, String lease, String ownerToken) {
-		Long held = RedisCalls.call(key, what, () -> script.run(this.redis, List.of(lease), ownerToken));
+		Long held = RedisCalls.call(key, what, () -> this.redis.run(script, List.of(lease), ownerToken));
 		return held != null && held == 1L;
 	}
 
@@ -150,7 +148,7 @@ final class RedisLeases {
 	boolean releasePermit(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		Long released = SlotMigrationRetry
-			.call(() -> RedisCalls.call(key, "release a permit of", () -> LockScripts.RELEASE_PERMIT.run(this.redis,
+			.call(() -> RedisCalls.call(key, "release a permit of", () -> this.redis.run(LockScripts.RELEASE_PERMIT,
 					List.of(keys.permits()), ownerToken, keys.channel(), key, this.calls.publishCommand())));
 		return RedisCalls.reply(released, "release-permit") == 1L;
 	}
@@ -161,7 +159,7 @@ final class RedisLeases {
 	boolean isPermitHeld(String key, String ownerToken) {
 		String permits = RedisLockKeys.of(key).permits();
 		Long held = RedisCalls.call(key, "check a permit of",
-				() -> LockScripts.PERMIT_HELD.run(this.redis, List.of(permits), ownerToken));
+				() -> this.redis.run(LockScripts.PERMIT_HELD, List.of(permits), ownerToken));
 		return RedisCalls.reply(held, "permit-held") == 1L;
 	}
 

@@ -52,9 +52,12 @@ import org.springframework.util.Assert;
  * it.
  *
  * <p>
- * Uses string serialization only. How long an operation may take is bounded by the
- * command timeout of the connection factory ({@code spring.data.redis.timeout}); when it
- * passes, or Redis cannot be reached, a {@link LockBackendException} is thrown.
+ * Uses string serialization only. On a Lettuce factory of one Redis or of a Sentinel
+ * master, the scripts run on a connection of their own from the factory's client;
+ * elsewhere (Jedis, Cluster, static replicas) on the template's connections. How long an
+ * operation may take is bounded by the command timeout of the connection factory
+ * ({@code spring.data.redis.timeout}); when it passes, or Redis cannot be reached, a
+ * {@link LockBackendException} is thrown.
  */
 public class RedisLockClient implements FairLockClient, ReadWriteLockClient, RaisableFencingLockClient,
 		InspectableLockClient, PermitLockClient, HandoverLockClient, InitializingBean {
@@ -82,8 +85,6 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	static final int MAX_RENEWAL_BATCH = RenewalBatches.MAX_SIZE;
 
-	private final StringRedisTemplate redis;
-
 	private final LockScriptCalls calls = new LockScriptCalls();
 
 	private final LockAcquisitions acquisitions;
@@ -110,12 +111,12 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	public RedisLockClient(StringRedisTemplate redis) {
 		Assert.notNull(redis, "'redis' must not be null");
-		this.redis = redis;
-		this.acquisitions = new LockAcquisitions(redis, this.calls);
-		this.inspection = new RedisLockInspection(redis);
-		this.leases = new RedisLeases(redis, this.calls);
+		ScriptRunner scripts = new ScriptRunner(redis);
+		this.acquisitions = new LockAcquisitions(scripts, this.calls);
+		this.inspection = new RedisLockInspection(scripts);
+		this.leases = new RedisLeases(scripts, this.calls);
 		this.asyncCalls = new LazyAsyncLockCalls(this.calls, this.acquisitions, redis);
-		this.renewals = new RenewalBatches(redis);
+		this.renewals = new RenewalBatches(scripts);
 		// Read the scripts now: threads that find the class still initializing wait for
 		// it, and a virtual thread waiting there pins its carrier.
 		Assert.state(!LockScripts.ALL.isEmpty(), "No lock scripts");

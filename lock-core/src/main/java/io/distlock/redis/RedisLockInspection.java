@@ -26,8 +26,6 @@ import org.jspecify.annotations.Nullable;
 import io.distlock.core.LockHolder;
 import io.distlock.core.LockState;
 
-import org.springframework.data.redis.core.StringRedisTemplate;
-
 /**
  * Reads the state of a lock of {@link RedisLockClient} for an operator, in one script
  * call: whether it is held and by whom, its lease, its last fencing token, and how many
@@ -38,9 +36,9 @@ final class RedisLockInspection {
 	// How many read holds and how many permit holders an inspection describes at most.
 	static final int MAX_LISTED = 100;
 
-	private final StringRedisTemplate redis;
+	private final ScriptRunner redis;
 
-	RedisLockInspection(StringRedisTemplate redis) {
+	RedisLockInspection(ScriptRunner redis) {
 		this.redis = redis;
 	}
 
@@ -52,7 +50,7 @@ final class RedisLockInspection {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		List<?> reply = RedisCalls.reply(
 				RedisCalls.call(key, "inspect",
-						() -> LockScripts.INSPECT.run(this.redis, List.of(keys.lock(), keys.fence(),
+						() -> this.redis.run(LockScripts.INSPECT, List.of(keys.lock(), keys.fence(),
 								keys.queueTimeouts(), keys.readHolds(), keys.permits()), Integer.toString(MAX_LISTED))),
 				"inspect");
 		boolean held = (Long) reply.get(0) == 1L;

@@ -28,9 +28,6 @@ import io.distlock.LockBackendException;
 import io.distlock.core.Renewal;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
 
 /**
@@ -60,11 +57,9 @@ final class RenewalBatches {
 	 */
 	static final int MAX_SIZE = 500;
 
-	private final StringRedisTemplate redis;
+	private final ScriptRunner redis;
 
-	private volatile @Nullable Boolean cluster;
-
-	RenewalBatches(StringRedisTemplate redis) {
+	RenewalBatches(ScriptRunner redis) {
 		this.redis = redis;
 	}
 
@@ -162,7 +157,7 @@ final class RenewalBatches {
 	 */
 	private List<List<Integer>> batches(List<Renewal> renewals, List<Integer> leases, Kind kind) {
 		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
-		boolean cluster = !leases.isEmpty() && isCluster();
+		boolean cluster = !leases.isEmpty() && this.redis.isCluster();
 		for (Integer lease : leases) {
 			int slot = cluster
 					? ClusterSlotHashUtil.calculateSlot(RedisCalls.bytes(kind.leaseOf(renewals.get(lease).key()))) : 0;
@@ -175,17 +170,6 @@ final class RenewalBatches {
 			}
 		}
 		return batches;
-	}
-
-	private boolean isCluster() {
-		Boolean cluster = this.cluster;
-		if (cluster == null) {
-			// Getting a connection sends no command; the answer cannot change.
-			cluster = Boolean.TRUE.equals(this.redis
-				.execute((RedisCallback<Boolean>) (connection) -> connection instanceof RedisClusterConnection, true));
-			this.cluster = cluster;
-		}
-		return cluster;
 	}
 
 	/**

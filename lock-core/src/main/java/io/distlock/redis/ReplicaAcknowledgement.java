@@ -28,7 +28,6 @@ import io.distlock.core.AcquireResult;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
@@ -87,13 +86,13 @@ final class ReplicaAcknowledgement {
 	 * Run the script, then wait for the replicas.
 	 * @return the script's reply with the number of replicas that acknowledged it
 	 */
-	<T> Acknowledged<T> run(StringRedisTemplate redis, LockScript<T> script, List<String> keys, String... args) {
+	<T> Acknowledged<T> run(ScriptRunner redis, LockScript<T> script, List<String> keys, String... args) {
 		if (this.replicas == 0) {
-			T reply = script.run(redis, keys, args);
+			T reply = redis.run(script, keys, args);
 			Assert.state(reply != null, "Redis gave no reply to the script");
 			return new Acknowledged<>(reply, 0);
 		}
-		Acknowledged<T> result = redis.execute((RedisCallback<Acknowledged<T>>) (connection) -> {
+		Acknowledged<T> result = redis.template().execute((RedisCallback<Acknowledged<T>>) (connection) -> {
 			if (LETTUCE_PRESENT) {
 				Acknowledged<T> acknowledged = LettuceAcknowledgement.run(connection, script, keys, args, this.replicas,
 						this.timeout);
@@ -120,8 +119,8 @@ final class ReplicaAcknowledgement {
 	 * @return the store's answer, or {@link AcquireResult.NotConfirmed}
 	 */
 	@SuppressWarnings("rawtypes")
-	AcquireResult acquire(StringRedisTemplate redis, String key, String operation, LockScript<List> script,
-			List<String> keys, Runnable giveBack, String... args) {
+	AcquireResult acquire(ScriptRunner redis, String key, String operation, LockScript<List> script, List<String> keys,
+			Runnable giveBack, String... args) {
 		try {
 			Acknowledged<List> reply = RedisCalls
 				.reply(RedisCalls.call(key, operation, () -> run(redis, script, keys, args)), "acquire");

@@ -20,8 +20,6 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.core.StringRedisTemplate;
-
 /**
  * One call of a lock script: the script with the keys and arguments of one operation.
  * {@link LockScriptCalls} builds it in one place for the blocking calls of
@@ -36,10 +34,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 record ScriptCall<T>(LockScript<T> script, List<String> keys, String[] args) {
 
 	/**
-	 * Run the call on a connection of the template.
+	 * Run the call.
 	 */
-	@Nullable T run(StringRedisTemplate redis) {
-		return this.script.run(redis, this.keys, this.args);
+	@Nullable T run(ScriptRunner redis) {
+		return redis.run(this.script, this.keys, this.args);
 	}
 
 }

@@ -19,16 +19,13 @@ package io.distlock.redis;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
-
 /**
  * Loads every lock script into Redis once Redis has answered, so that the first renewal
  * or release does not pay an extra round trip for Redis to learn its script (EVALSHA,
  * NOSCRIPT, then EVAL).
  *
  * <p>
- * The scripts load on a thread of their own, over the shared connection, one
+ * The scripts load on a thread of their own, over the connection they run on, one
  * {@code SCRIPT LOAD} after the other: the acquisition that triggers it must not wait,
  * since its lease is already running (a pipeline here used to open a connection of its
  * own, which on a slow link took longer than a short lease). After a Redis restart the
@@ -39,11 +36,11 @@ final class ScriptPreloader {
 	// Logged as the lock client, where users look for it.
 	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
-	private final StringRedisTemplate redis;
+	private final ScriptRunner redis;
 
 	private volatile boolean loaded;
 
-	ScriptPreloader(StringRedisTemplate redis) {
+	ScriptPreloader(ScriptRunner redis) {
 		this.redis = redis;
 	}
 
@@ -63,11 +60,9 @@ final class ScriptPreloader {
 
 	private void load() {
 		try {
-			// The shared connection: opened here, if not yet, and kept for the locks.
-			this.redis.execute((RedisCallback<String>) (connection) -> connection.ping());
+			// On the connection the scripts run on: opened here, if not yet, and kept.
 			for (LockScript<?> script : LockScripts.ALL) {
-				this.redis.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
-					.scriptLoad(RedisCalls.bytes(script.getScriptAsString())));
+				this.redis.load(script);
 			}
 		}
 		catch (RuntimeException ex) {

@@ -89,12 +89,12 @@ class RedisLockClientRenewAllIntegrationTests {
 		for (int tick = 0; tick < TICKS; tick++) {
 			assertThat(this.client.renewAll(renewals)).containsOnly(true).hasSize(LEASES);
 		}
-		// The client connected while acquiring; renewals share that connection.
+		// The client connected while acquiring; renewals run on that connection.
 		assertThat(stat("stats", "total_connections_received:(\\d+)") - connectionsBefore).isZero();
 	}
 
 	@Test
-	void firstAcquisitionLoadsTheScriptsOnTheSharedConnection() {
+	void firstAcquisitionLoadsTheScriptsOnTheConnectionTheyRunOn() {
 		// Through a slow link, a connection of its own for loading the scripts cost the
 		// first acquisition a connect, a handshake and a close, all of it while its lease
 		// was running: enough to lose the lock before its first renewal.
@@ -105,7 +105,7 @@ class RedisLockClientRenewAllIntegrationTests {
 					LockScripts.RELEASE.getSha1()))
 				.isEqualTo(List.of(1L, 1L)));
 		assertThat(stat("stats", "total_connections_received:(\\d+)") - connectionsBefore)
-			.as("connections opened: the shared one only")
+			.as("connections opened: the one the scripts run on, only")
 			.isOne();
 	}
 
@@ -120,7 +120,7 @@ class RedisLockClientRenewAllIntegrationTests {
 		long scriptCallsBefore = scriptCalls();
 		acquire(1);
 		assertThat(stat("stats", "total_connections_received:(\\d+)") - connectionsBefore)
-			.as("connections opened: the shared one, before the first lock")
+			.as("connections opened: the one the scripts run on, before the first lock")
 			.isOne();
 		assertThat(scriptCalls() - scriptCallsBefore).as("the first acquisition is one EVALSHA, no NOSCRIPT and EVAL")
 			.isOne();
