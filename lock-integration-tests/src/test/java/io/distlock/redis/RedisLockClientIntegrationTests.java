@@ -365,6 +365,28 @@ class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 	}
 
 	@Test
+	void locksWorkAgainAfterTheConnectionFactoryWasStoppedAndStarted() {
+		// The scripts run on a connection of the factory's client: a restarted factory
+		// has a new client, and the closed connection of the old one must not be used.
+		LettuceConnectionFactory factory = RedisConnections.connectionFactory(redis.endpoint());
+		try {
+			RedisLockClient client = new RedisLockClient(factory);
+			String first = owner();
+			acquired(client.tryAcquire("restart:a", first, Duration.ofSeconds(10)));
+			factory.stop();
+			factory.start();
+			String second = owner();
+			acquired(client.tryAcquire("restart:b", second, Duration.ofSeconds(10)));
+			assertThat(client.release("restart:a", first)).isTrue();
+			assertThat(client.release("restart:b", second)).isTrue();
+			assertThat((Long) redis.endpoint().command("EXISTS", "restart:a", "restart:b")).isZero();
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
 	void fencingTokensIncreaseAfterARestartWithoutPersistence() {
 		try (RedisServer server = RedisServer.start()) {
 			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
