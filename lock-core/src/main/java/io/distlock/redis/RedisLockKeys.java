@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.util.ConcurrentLruCache;
 
 /**
  * The Redis names used for one lock resource, all in one hash slot so that every script
@@ -93,6 +94,12 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 	 */
 	static final String PERMITS = "permits";
 
+	// The names of the resources used last: a lock's release, renewals and waiters ask
+	// for the names its acquisition derived. Bounded, so that many distinct keys cost a
+	// derivation each, not memory.
+	private static final ConcurrentLruCache<String, RedisLockKeys> NAMES = new ConcurrentLruCache<>(1024,
+			RedisLockKeys::derive);
+
 	/**
 	 * Return the names of the given lock resource.
 	 * @param resource the lock resource: the key prefix followed by the lock key
@@ -101,6 +108,13 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 	 * character
 	 */
 	static RedisLockKeys of(String resource) {
+		if (resource == null) {
+			validate(resource);
+		}
+		return NAMES.get(resource);
+	}
+
+	private static RedisLockKeys derive(String resource) {
 		validate(resource);
 		String tag = "{" + hashTag(resource) + "}";
 		return new RedisLockKeys(resource, derived(tag, "fence", resource), derived(tag, "queue", resource),

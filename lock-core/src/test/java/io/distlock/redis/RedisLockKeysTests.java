@@ -111,6 +111,19 @@ class RedisLockKeysTests {
 	}
 
 	@Test
+	void namesOfAResourceInUseAreDerivedOnce() {
+		// A lock's release and renewals ask for the names its acquisition derived.
+		assertThat(RedisLockKeys.of("lock:order:7")).isSameAs(RedisLockKeys.of("lock:order:7"));
+	}
+
+	@Test
+	void resourceWithAControlCharacterIsRefusedEveryTimeItIsAskedFor() {
+		for (int i = 0; i < 2; i++) {
+			assertThatIllegalArgumentException().isThrownBy(() -> RedisLockKeys.of("lock:a\u001fb"));
+		}
+	}
+
+	@Test
 	void lockKeyStaysReadable() {
 		assertThat(RedisLockKeys.of("lock:order:42").lock()).isEqualTo("lock:order:42");
 	}
