@@ -83,7 +83,7 @@ public final class BenchmarkMain {
 
 	/**
 	 * The command that reproduces the published results, from the repository root: about
-	 * 20 minutes on 2 cores.
+	 * half an hour on 2 cores.
 	 */
 	public static final String COMMAND = "./mvnw -B -ntp -Pbenchmarks -pl lock-benchmarks -am package -DskipTests"
 			+ " && java -jar lock-benchmarks/target/benchmarks.jar";
@@ -103,13 +103,14 @@ public final class BenchmarkMain {
 	 * The step that runs the uncontended and one-key scenarios on
 	 * {@link #SECOND_REDIS_VERSION}.
 	 */
-	static final String SECOND_REDIS_STEP = "redis-" + SECOND_REDIS_VERSION;
+	public static final String SECOND_REDIS_STEP = "redis-" + SECOND_REDIS_VERSION;
 
 	private static final List<String> ALL_STEPS = List.of("uncontended", "distinct-keys", "one-key", "breakdown",
 			"handoff", "renewal", SECOND_REDIS_STEP, "redlock");
 
 	private static final List<String> BREAKDOWN = List.of("floor", "floor-spring-data", "scripts-lettuce",
-			"scripts-template", "client", "client-in-app", "template-no-renew", "template-wait-zero", "template");
+			"scripts-template", "client", "client-in-app", "template-no-renew", "template-wait-zero",
+			"template-no-holder", "template", "template-commit-guard", "template-redis-fence", "template-jdbc-fence");
 
 	private static final String REDIS_VERSION_PROPERTY = "distlock.redis.version";
 
@@ -164,7 +165,7 @@ public final class BenchmarkMain {
 			for (int round = 1; round <= this.settings.rounds; round++) {
 				for (Scenario scenario : List.of(Scenario.UNCONTENDED, Scenario.DISTINCT_KEYS, Scenario.ONE_KEY)) {
 					if (this.settings.steps.contains(scenario.id())) {
-						for (String contender : inRoundOrder(Contender.ids(), round)) {
+						for (String contender : inRoundOrder(contenders(scenario.id()), round)) {
 							redis.flushAll();
 							runJmh(scenario, scenario.id(), "contender", contender, round, address, List.of());
 						}
@@ -180,7 +181,7 @@ public final class BenchmarkMain {
 			}
 			if (this.settings.steps.contains("handoff")) {
 				for (int round = 1; round <= this.settings.rounds; round++) {
-					for (String contender : inRoundOrder(Contender.ids(), round)) {
+					for (String contender : inRoundOrder(contenders("handoff"), round)) {
 						redis.flushAll();
 						runHandoff(contender, round, address);
 					}
@@ -233,7 +234,7 @@ public final class BenchmarkMain {
 			log("Redis " + server.text("redis_version") + " at " + address);
 			for (int round = 1; round <= this.settings.rounds; round++) {
 				for (Scenario scenario : List.of(Scenario.UNCONTENDED, Scenario.ONE_KEY)) {
-					for (String contender : inRoundOrder(Contender.ids(), round)) {
+					for (String contender : inRoundOrder(contenders(SECOND_REDIS_STEP), round)) {
 						redis.flushAll();
 						String resultId = secondRedisResultId(scenario);
 						runJmh(scenario, resultId, "contender", contender, round, address,
@@ -349,6 +350,10 @@ public final class BenchmarkMain {
 			case DISTINCT_KEYS, ONE_KEY, BREAKDOWN -> new Timing(4, 4, 2);
 			case REDLOCK -> new Timing(3, 3, 2);
 		};
+	}
+
+	private static List<String> contenders(String step) {
+		return Contender.in(step).stream().map(Contender::id).toList();
 	}
 
 	private static List<String> inRoundOrder(List<String> values, int round) {

@@ -21,8 +21,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
+import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
+
 /**
- * The contenders of every scenario, in the order the report lists them.
+ * The contenders, in the order the report lists them. Those of the published comparison
+ * run in every step; a variant added to answer one question runs only in the steps that
+ * ask it ({@link #runsIn(String)}).
  */
 public enum Contender {
 
@@ -34,12 +38,27 @@ public enum Contender {
 	/**
 	 * distlock's {@code LockTemplate}.
 	 */
-	DISTLOCK_TEMPLATE("distlock-template", "distlock LockTemplate", DistlockTemplateContender::new),
+	DISTLOCK_TEMPLATE("distlock-template", "distlock LockTemplate",
+			(address) -> new DistlockTemplateContender(address, true)),
+
+	/**
+	 * distlock's {@code LockTemplate} with {@code withAutoRenew(false)}: the like of
+	 * {@link #DISTLOCK_ANNOTATION_NO_RENEW}.
+	 */
+	DISTLOCK_TEMPLATE_NO_RENEW("distlock-template-no-renew", "distlock LockTemplate, withAutoRenew(false)",
+			(address) -> new DistlockTemplateContender(address, false), Steps.MAIN_REDIS),
 
 	/**
 	 * distlock's {@code @DistributedLocked}.
 	 */
-	DISTLOCK_ANNOTATION("distlock-annotation", "distlock @DistributedLocked", DistlockAnnotationContender::new),
+	DISTLOCK_ANNOTATION("distlock-annotation", "distlock @DistributedLocked",
+			(address) -> new DistlockAnnotationContender(address, true)),
+
+	/**
+	 * distlock's {@code @DistributedLocked(autoRenew = false)}.
+	 */
+	DISTLOCK_ANNOTATION_NO_RENEW("distlock-annotation-no-renew", "distlock @DistributedLocked(autoRenew = false)",
+			(address) -> new DistlockAnnotationContender(address, false), Steps.MAIN_REDIS),
 
 	/**
 	 * Redisson with a lease time.
@@ -54,11 +73,19 @@ public enum Contender {
 			(address) -> new RedissonContender(address, true, null)),
 
 	/**
-	 * Spring Integration's {@code RedisLockRegistry}.
+	 * Spring Integration's {@code RedisLockRegistry} in its pub/sub mode.
 	 */
-	SPRING_INTEGRATION("spring-integration", "Spring Integration RedisLockRegistry",
+	SPRING_INTEGRATION("spring-integration", "Spring Integration RedisLockRegistry, pub/sub",
 			(address) -> new SpringIntegrationContender(address, Duration.ofSeconds(LockContender.LEASE_SECONDS),
-					null));
+					RedisLockType.PUB_SUB_LOCK, null)),
+
+	/**
+	 * Spring Integration's {@code RedisLockRegistry} in its spin mode (its default).
+	 */
+	SPRING_INTEGRATION_SPIN("spring-integration-spin", "Spring Integration RedisLockRegistry, spin",
+			(address) -> new SpringIntegrationContender(address, Duration.ofSeconds(LockContender.LEASE_SECONDS),
+					RedisLockType.SPIN_LOCK, null),
+			Steps.DISTINCT_KEYS);
 
 	private final String id;
 
@@ -66,10 +93,17 @@ public enum Contender {
 
 	private final Function<RedisAddress, LockContender> factory;
 
+	private final List<String> steps;
+
 	Contender(String id, String label, Function<RedisAddress, LockContender> factory) {
+		this(id, label, factory, Steps.ALL);
+	}
+
+	Contender(String id, String label, Function<RedisAddress, LockContender> factory, List<String> steps) {
 		this.id = id;
 		this.label = label;
 		this.factory = factory;
+		this.steps = steps;
 	}
 
 	/**
@@ -110,11 +144,48 @@ public enum Contender {
 	}
 
 	/**
-	 * Return the ids of all contenders.
-	 * @return the ids
+	 * Return whether this contender runs in a step of the benchmark run. Every contender
+	 * runs in every step but the variants added to answer one question, which run only
+	 * where that question is asked, to keep the run's length in bounds.
+	 * @param step the step: {@code uncontended}, {@code distinct-keys}, {@code one-key},
+	 * {@code handoff} or {@code redis-7.0} (the uncontended and one-key scenarios on the
+	 * second Redis)
+	 * @return whether the contender runs in the step
 	 */
-	public static List<String> ids() {
-		return Arrays.stream(values()).map(Contender::id).toList();
+	public boolean runsIn(String step) {
+		return this.steps.isEmpty() || this.steps.contains(step);
+	}
+
+	/**
+	 * Return the contenders that run in a step, in report order.
+	 * @param step the step, see {@link #runsIn(String)}
+	 * @return the contenders
+	 */
+	public static List<Contender> in(String step) {
+		return Arrays.stream(values()).filter((contender) -> contender.runsIn(step)).toList();
+	}
+
+	/**
+	 * The steps that the contenders of one question run in.
+	 */
+	private static final class Steps {
+
+		/**
+		 * Every step: the contenders of the published comparison.
+		 */
+		static final List<String> ALL = List.of();
+
+		/**
+		 * Every scenario on the main Redis and the handoff: the autoRenew-off variants,
+		 * compared with one another.
+		 */
+		static final List<String> MAIN_REDIS = List.of("uncontended", "distinct-keys", "one-key", "handoff");
+
+		/**
+		 * Sixteen threads on distinct keys only.
+		 */
+		static final List<String> DISTINCT_KEYS = List.of("distinct-keys");
+
 	}
 
 }

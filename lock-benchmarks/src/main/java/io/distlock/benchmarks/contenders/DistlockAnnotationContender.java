@@ -19,7 +19,8 @@ package io.distlock.benchmarks.contenders;
 /**
  * distlock through a {@code @DistributedLocked} method called on its Spring proxy: the
  * same template as {@link DistlockTemplateContender}, plus the interceptor (key
- * expression, reentrancy check, lock context).
+ * expression, reentrancy check, lock context). With {@code autoRenew = false} on the
+ * annotation, its like is the template contender with {@code withAutoRenew(false)}.
  */
 public final class DistlockAnnotationContender implements LockContender {
 
@@ -27,18 +28,28 @@ public final class DistlockAnnotationContender implements LockContender {
 
 	private final DistlockApplication.LockedWork work;
 
+	private final boolean autoRenew;
+
 	/**
 	 * Start the application on the given Redis.
 	 * @param address the Redis
+	 * @param autoRenew whether to call the method whose annotation keeps the default
+	 * {@code autoRenew = true}, or the one with {@code autoRenew = false}
 	 */
-	public DistlockAnnotationContender(RedisAddress address) {
+	public DistlockAnnotationContender(RedisAddress address, boolean autoRenew) {
 		this.application = DistlockApplication.start(address);
 		this.work = this.application.lockedWork();
+		this.autoRenew = autoRenew;
 	}
 
 	@Override
 	public void withLock(String key, Runnable body) {
-		this.work.run(key, body);
+		if (this.autoRenew) {
+			this.work.run(key, body);
+		}
+		else {
+			this.work.runWithoutRenewal(key, body);
+		}
 	}
 
 	@Override

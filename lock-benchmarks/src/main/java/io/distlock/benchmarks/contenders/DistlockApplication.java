@@ -106,8 +106,9 @@ public final class DistlockApplication implements AutoCloseable {
 	}
 
 	/**
-	 * A bean whose method runs under a distributed lock of its key argument, with the
-	 * same lease and wait time as every other contender.
+	 * A bean whose methods run under a distributed lock of their key argument, with the
+	 * same lease and wait time as every other contender: one renewed by the watchdog
+	 * while held (the default), one not.
 	 */
 	public static class LockedWork {
 
@@ -118,6 +119,16 @@ public final class DistlockApplication implements AutoCloseable {
 		 */
 		@DistributedLocked(key = "#key", ttl = "30s", waitTime = "10s")
 		public void run(String key, Runnable body) {
+			body.run();
+		}
+
+		/**
+		 * Run the body under the lock of the key, its lease not renewed.
+		 * @param key the lock key
+		 * @param body what to run while holding the lock
+		 */
+		@DistributedLocked(key = "#key", ttl = "30s", waitTime = "10s", autoRenew = false)
+		public void runWithoutRenewal(String key, Runnable body) {
 			body.run();
 		}
 

@@ -17,14 +17,17 @@
 package io.distlock.benchmarks.contenders;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.distlock.LockHandle;
+import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 
 /**
  * distlock through {@link LockTemplate}, as auto-configured by Spring Boot: one atomic
  * acquire script, an owner-checked release script, the lease renewed by the watchdog
- * while held (the default), and waiting woken by release notifications.
+ * while held (the default, or not at all with {@code withAutoRenew(false)}), and waiting
+ * woken by release notifications.
  */
 public final class DistlockTemplateContender implements LockContender {
 
@@ -36,18 +39,25 @@ public final class DistlockTemplateContender implements LockContender {
 
 	private final LockTemplate template;
 
+	private final boolean autoRenew;
+
 	/**
 	 * Start the application on the given Redis.
 	 * @param address the Redis
+	 * @param autoRenew whether the watchdog renews the lease while the lock is held
 	 */
-	public DistlockTemplateContender(RedisAddress address) {
+	public DistlockTemplateContender(RedisAddress address, boolean autoRenew) {
 		this.application = DistlockApplication.start(address);
 		this.template = this.application.lockTemplate();
+		this.autoRenew = autoRenew;
 	}
 
 	@Override
 	public void withLock(String key, Runnable body) {
-		try (LockHandle lock = this.template.tryAcquire(key, TTL, WAIT)
+		// The published contender keeps the call a user writes most.
+		Optional<LockHandle> acquired = this.autoRenew ? this.template.tryAcquire(key, TTL, WAIT)
+				: this.template.tryAcquire(LockRequest.of(key, TTL, WAIT).withAutoRenew(false));
+		try (LockHandle lock = acquired
 			.orElseThrow(() -> new IllegalStateException("Lock '" + key + "' stayed busy"))) {
 			body.run();
 		}

@@ -30,8 +30,9 @@ import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Spring Integration's {@link RedisLockRegistry} on a Lettuce connection factory like
- * Spring Boot's, in its pub/sub mode (waiters are woken by a release message, as with
- * distlock and Redisson; its default spin mode polls every 100 ms).
+ * Spring Boot's, in either of its modes: pub/sub (waiters are woken by a release message,
+ * as with distlock and Redisson) or spin (its default: a busy lock is tried again every
+ * 100 ms, and a release publishes nothing).
  */
 public final class SpringIntegrationContender implements LockContender {
 
@@ -43,17 +44,19 @@ public final class SpringIntegrationContender implements LockContender {
 	 * Create a registry on the given Redis.
 	 * @param address the Redis
 	 * @param leaseTime the registry's lease time ({@code expireAfter})
+	 * @param lockType the registry's mode
 	 * @param renewals the scheduler that renews held locks every third of the lease, or
 	 * {@code null} for none (the default)
 	 */
-	public SpringIntegrationContender(RedisAddress address, Duration leaseTime, @Nullable TaskScheduler renewals) {
+	public SpringIntegrationContender(RedisAddress address, Duration leaseTime,
+			RedisLockRegistry.RedisLockType lockType, @Nullable TaskScheduler renewals) {
 		this.connectionFactory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(address.host(), address.port()),
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		this.registry = new RedisLockRegistry(this.connectionFactory, "si-lock", leaseTime);
-		this.registry.setRedisLockType(RedisLockRegistry.RedisLockType.PUB_SUB_LOCK);
+		this.registry.setRedisLockType(lockType);
 		if (renewals != null) {
 			this.registry.setRenewalTaskScheduler(renewals);
 		}

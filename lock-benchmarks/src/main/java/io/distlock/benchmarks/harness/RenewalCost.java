@@ -38,6 +38,7 @@ import io.distlock.benchmarks.contenders.RedissonContender;
 import io.distlock.benchmarks.contenders.SpringIntegrationContender;
 import io.distlock.test.RespConnection;
 
+import org.springframework.integration.redis.util.RedisLockRegistry;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
@@ -235,7 +236,8 @@ public final class RenewalCost {
 			this.scheduler.setThreadNamePrefix("si-lock-renewal-");
 			this.scheduler.setDaemon(true);
 			this.scheduler.initialize();
-			this.registry = new SpringIntegrationContender(address, lease, this.scheduler);
+			this.registry = new SpringIntegrationContender(address, lease, RedisLockRegistry.RedisLockType.PUB_SUB_LOCK,
+					this.scheduler);
 		}
 
 		@Override

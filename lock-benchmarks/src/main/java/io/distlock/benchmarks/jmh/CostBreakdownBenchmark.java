@@ -65,9 +65,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * Not part of the published run: where the time of one uncontended distlock lock+unlock
- * goes, layer by layer, from the raw-Lettuce floor to the full {@code LockTemplate}. Run
- * on demand to analyse a gap to the floor:
+ * Where the time of one uncontended distlock lock+unlock goes, layer by layer, from the
+ * raw-Lettuce floor to the full {@code LockTemplate}, and what each fencing capability
+ * adds on top of it ({@link FencingLayers}). The published run takes one fork of each
+ * variant; run it on demand to analyse a gap to the floor:
  *
  * <pre class="code">
  * java -cp lock-benchmarks/target/benchmarks.jar org.openjdk.jmh.Main CostBreakdown -f 2 -wi 3 -i 5
@@ -133,10 +134,19 @@ public class CostBreakdownBenchmark {
 		 * trying once, so without registering as a waiter; {@code template-no-holder}:
 		 * {@code LockTemplate} with {@code distlock.describe-holders=false}, owner tokens
 		 * without the holder's description; {@code template}: {@code LockTemplate} as
-		 * published.
+		 * published; {@code template-commit-guard}: {@code LockTemplate.execute} around a
+		 * transaction of a transaction manager that does nothing but run the
+		 * {@code LockCommitGuard}; {@code template-redis-fence}: {@code LockTemplate}
+		 * with one {@code RedisFencedWrites.set} under the lock;
+		 * {@code template-jdbc-fence}: {@code LockTemplate} with a transaction on an
+		 * in-memory H2 database that runs {@code JdbcFence.check}.
+		 * {@code scripts-template}, distlock's scripts through
+		 * {@code StringRedisTemplate}, is how {@code RedisLockClient} ran them before
+		 * issue 18.
 		 */
-		@Param({ "floor", "floor-spring-data", "scripts-lettuce", "client", "client-in-app", "template-no-renew",
-				"template-wait-zero", "template-no-holder", "template" })
+		@Param({ "floor", "floor-spring-data", "scripts-lettuce", "scripts-template", "client", "client-in-app",
+				"template-no-renew", "template-wait-zero", "template-no-holder", "template", "template-commit-guard",
+				"template-redis-fence", "template-jdbc-fence" })
 		public String variant = "";
 
 		private @Nullable RedisClient lettuce;
@@ -154,6 +164,8 @@ public class CostBreakdownBenchmark {
 		private @Nullable RedisLockClient client;
 
 		private @Nullable LockTemplate template;
+
+		private @Nullable FencingLayers fencing;
 
 		private String releaseSha = "";
 
@@ -205,6 +217,9 @@ public class CostBreakdownBenchmark {
 					this.template = this.application.lockTemplate();
 					this.template.getSettings().setDescribeHolders(!"template-no-holder".equals(this.variant));
 					this.client = new RedisLockClient(this.application.connectionFactory());
+					if (FencingLayers.VARIANTS.contains(this.variant)) {
+						this.fencing = new FencingLayers(this.variant, this.application);
+					}
 				}
 			}
 		}
@@ -246,6 +261,13 @@ public class CostBreakdownBenchmark {
 						.orElseThrow()) {
 						// Nothing under the lock.
 					}
+				}
+				case "template-commit-guard", "template-redis-fence", "template-jdbc-fence" -> {
+					FencingLayers fencing = this.fencing;
+					if (fencing == null) {
+						throw new IllegalStateException("Not set up");
+					}
+					fencing.lockUnlock(KEY, TTL, WAIT);
 				}
 				case "template-wait-zero" -> {
 					try (LockHandle lock = template().tryAcquire(KEY, TTL, Duration.ZERO).orElseThrow()) {
@@ -298,6 +320,9 @@ public class CostBreakdownBenchmark {
 			}
 			if (this.factory != null) {
 				this.factory.destroy();
+			}
+			if (this.fencing != null) {
+				this.fencing.close();
 			}
 			if (this.application != null) {
 				this.application.close();

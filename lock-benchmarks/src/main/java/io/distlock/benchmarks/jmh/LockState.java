@@ -47,8 +47,9 @@ public class LockState {
 	/**
 	 * The contender's id.
 	 */
-	@Param({ "lettuce-floor", "distlock-template", "distlock-annotation", "redisson-lease", "redisson-watchdog",
-			"spring-integration" })
+	@Param({ "lettuce-floor", "distlock-template", "distlock-template-no-renew", "distlock-annotation",
+			"distlock-annotation-no-renew", "redisson-lease", "redisson-watchdog", "spring-integration",
+			"spring-integration-spin" })
 	public String contender = "";
 
 	final Latencies latencies = new Latencies();

@@ -123,6 +123,9 @@ final class ResultSet {
 		long commands = 0;
 		long publishes = 0;
 		boolean publishesCounted = false;
+		long bytesTo = 0;
+		long bytesFrom = 0;
+		boolean bytesCounted = false;
 		for (Path file : list(BenchmarkFiles.cpu(this.results, scenario, key))) {
 			Optional<JsonNode> node = readJson(file);
 			if (node.isPresent()) {
@@ -133,11 +136,19 @@ final class ResultSet {
 				// Results of runs before pub/sub messages were counted lack the field.
 				publishesCounted |= node.get().has("pubsubMessages");
 				publishes += node.get().path("pubsubMessages").asLong();
+				// And those before bytes were counted lack these.
+				bytesCounted |= node.get().has("bytesToRedis");
+				bytesTo += node.get().path("bytesToRedis").asLong();
+				bytesFrom += node.get().path("bytesFromRedis").asLong();
 			}
 		}
-		return (operations > 0) ? Optional.of(new CpuPerOperation(operations, jvm / 1000.0 / operations,
-				redis / 1000.0 / operations, (double) commands / operations,
-				publishesCounted ? OptionalLong.of(publishes) : OptionalLong.empty())) : Optional.empty();
+		if (operations == 0) {
+			return Optional.empty();
+		}
+		return Optional.of(new CpuPerOperation(operations, jvm / 1000.0 / operations, redis / 1000.0 / operations,
+				(double) commands / operations, publishesCounted ? OptionalLong.of(publishes) : OptionalLong.empty(),
+				bytesCounted ? Optional.of((double) bytesTo / operations) : Optional.empty(),
+				bytesCounted ? Optional.of((double) bytesFrom / operations) : Optional.empty()));
 	}
 
 	Optional<Percentiles> latencies(String scenario, String key) {
@@ -177,8 +188,7 @@ final class ResultSet {
 	private List<JsonNode> handoffResults(String contender) {
 		List<JsonNode> nodes = new ArrayList<>();
 		for (Path file : list(this.results.resolve("handoff"))) {
-			String name = file.getFileName().toString();
-			if (name.startsWith(contender + "-r") && name.endsWith(".json")) {
+			if (isRoundOf(file, contender)) {
 				readJson(file).ifPresent(nodes::add);
 			}
 		}
@@ -209,8 +219,17 @@ final class ResultSet {
 
 	private List<Path> jmhFiles(String scenario, String key) {
 		return list(BenchmarkFiles.jmh(this.results, scenario)).stream()
-			.filter((file) -> file.getFileName().toString().startsWith(key + "-r"))
+			.filter((file) -> isRoundOf(file, key))
 			.toList();
+	}
+
+	/**
+	 * Whether the file is {@code key-rN.json}: matched whole, since one key may begin
+	 * another ({@code template} and {@code template-redis-fence}).
+	 */
+	private static boolean isRoundOf(Path file, String key) {
+		String name = file.getFileName().toString();
+		return name.startsWith(key + "-r") && name.substring(key.length() + 2).matches("\\d+\\.json");
 	}
 
 	private static Optional<Histogram> mergedHistogram(Path directory) {
@@ -304,8 +323,11 @@ final class ResultSet {
 	 * @param commands Redis commands per operation, including those run by scripts
 	 * @param publishes all {@code PUBLISH} and {@code SPUBLISH} calls over the
 	 * operations, scripts' included; empty when the run did not count them
+	 * @param bytesToRedis bytes Redis read per operation; empty when not counted
+	 * @param bytesFromRedis bytes Redis wrote per operation; empty when not counted
 	 */
-	record CpuPerOperation(long operations, double jvm, double redis, double commands, OptionalLong publishes) {
+	record CpuPerOperation(long operations, double jvm, double redis, double commands, OptionalLong publishes,
+			Optional<Double> bytesToRedis, Optional<Double> bytesFromRedis) {
 
 		/**
 		 * Return the pub/sub messages per operation.

@@ -26,9 +26,11 @@ import java.util.Locale;
  */
 final class SvgChart {
 
-	private static final int WIDTH = 980;
+	private static final int WIDTH = 1030;
 
-	private static final int LABEL_WIDTH = 270;
+	// Room for the longest contender label, "distlock @DistributedLocked(autoRenew =
+	// false)".
+	private static final int LABEL_WIDTH = 320;
 
 	private static final int BAR_AREA = 470;
 
