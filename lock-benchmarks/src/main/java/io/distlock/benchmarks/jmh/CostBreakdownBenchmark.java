@@ -182,9 +182,11 @@ public class CostBreakdownBenchmark {
 		private final RedisScript<Long> compareAndDelete = RedisScript.of(COMPARE_AND_DELETE, Long.class);
 
 		@SuppressWarnings("rawtypes")
-		private final RedisScript<List> acquireScript = RedisScript.of(script("acquire.lua"), List.class);
+		private final RedisScript<List> acquireScript = RedisScript
+			.of(script("acquire.lua", "time.lua", "fencing.lua", "holder.lua"), List.class);
 
-		private final RedisScript<Long> releaseScript = RedisScript.of(script("release.lua"), Long.class);
+		private final RedisScript<Long> releaseScript = RedisScript.of(script("release.lua", "publish.lua"),
+				Long.class);
 
 		/**
 		 * Set up the variant.
@@ -200,8 +202,9 @@ public class CostBreakdownBenchmark {
 				}
 				case "scripts-lettuce" -> {
 					connectLettuce(address);
-					this.acquireSha = commands().scriptLoad(script("acquire.lua"));
-					this.releaseSha = commands().scriptLoad(script("release.lua"));
+					this.acquireSha = commands()
+						.scriptLoad(script("acquire.lua", "time.lua", "fencing.lua", "holder.lua"));
+					this.releaseSha = commands().scriptLoad(script("release.lua", "publish.lua"));
 				}
 				case "floor-spring-data", "scripts-template", "client" -> {
 					LettuceConnectionFactory factory = new LettuceConnectionFactory(
@@ -360,7 +363,7 @@ public class CostBreakdownBenchmark {
 		}
 
 		private static String[] acquireArgs(String token) {
-			return new String[] { token, String.valueOf(TTL.toMillis()), "600000", "2000" };
+			return new String[] { token, String.valueOf(TTL.toMillis()), "600000", "2000", "1", "1" };
 		}
 
 		private static String[] releaseArgs(String token) {
@@ -373,7 +376,19 @@ public class CostBreakdownBenchmark {
 			}
 		}
 
-		private static String script(String name) {
+		/**
+		 * Assemble a script as {@code LockScripts} does: the prelude files it calls, in
+		 * {@code LockScripts.Prelude}'s order, then its own file.
+		 */
+		private static String script(String name, String... prelude) {
+			StringBuilder text = new StringBuilder();
+			for (String piece : prelude) {
+				text.append(read(piece)).append('\n');
+			}
+			return text.append(read(name)).toString();
+		}
+
+		private static String read(String name) {
 			try (InputStream input = new ClassPathResource("io/distlock/redis/" + name).getInputStream()) {
 				return new String(input.readAllBytes(), StandardCharsets.UTF_8);
 			}
