@@ -124,6 +124,9 @@ public final class ReportGenerator {
 				+ "loopback through the test harness and stops them; results go to "
 				+ "`lock-benchmarks/target/benchmark-results/`, this page and the chart are rewritten):");
 		line();
+		// DocumentationSnippetsTests: every block of the docs is a snippet or says why
+		// not.
+		line("<!-- not compiled: the command that made this page, BenchmarkMain.COMMAND -->");
 		line("```bash");
 		line(machine.path("command").asText(BenchmarkMain.COMMAND));
 		line("```");
