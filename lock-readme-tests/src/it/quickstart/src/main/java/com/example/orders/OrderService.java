@@ -1,8 +1,5 @@
 package com.example.orders;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-
 import io.distlock.annotation.DistributedLocked;
 
 import org.springframework.stereotype.Service;
@@ -10,14 +7,10 @@ import org.springframework.stereotype.Service;
 @Service
 public class OrderService {
 
-	private final Set<Long> paid = ConcurrentHashMap.newKeySet();
-
 	@DistributedLocked(key = "'order:' + #orderId", ttl = "10s")
 	public void pay(long orderId) {
-		// Runs on one instance at a time per order: check, charge, record.
-		if (this.paid.add(orderId)) {
-			System.out.println("Charging order " + orderId);
-		}
+		// One instance at a time runs this for a given order:
+		// read the order, charge the customer, mark the order paid.
 	}
 
 }
