@@ -44,7 +44,7 @@ import static org.awaitility.Awaitility.await;
  * real redis-server.
  */
 @SpringBootTest(classes = SchedulingExamplesIntegrationTests.TestApplication.class,
-		properties = { "distlock.leader.name=catalog", "distlock.leader.ttl=2s" })
+		properties = "spring.config.import=classpath:docs/leader-election.yml")
 @DirtiesContext
 class SchedulingExamplesIntegrationTests {
 

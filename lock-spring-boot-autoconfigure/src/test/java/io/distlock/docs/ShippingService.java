@@ -1,0 +1,49 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.docs;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.distlock.LockContext;
+
+/**
+ * The annotation page's use of a composed annotation.
+ */
+public class ShippingService {
+
+	private final List<String> shipped = new ArrayList<>();
+
+	@OrderLock
+	public void ship(long orderId) {
+		this.shipped.add(LockContext.require().key());
+	}
+
+	@OrderLock(key = "'order:' + #order.id()")
+	public void cancel(Order order) {
+		this.shipped.remove(LockContext.require().key());
+	}
+
+	public List<String> shipped() {
+		return this.shipped;
+	}
+
+	public record Order(long id) {
+
+	}
+
+}
