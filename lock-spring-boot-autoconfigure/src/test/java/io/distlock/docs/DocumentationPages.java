@@ -49,8 +49,7 @@ final class DocumentationPages {
 				pages.add(Path.of(top));
 			}
 		}
-		try (Stream<Path> docs = Files.walk(ROOT.resolve("docs"));
-				Stream<Path> modules = Files.list(ROOT)) {
+		try (Stream<Path> docs = Files.walk(ROOT.resolve("docs")); Stream<Path> modules = Files.list(ROOT)) {
 			docs.filter((path) -> path.toString().endsWith(".md")).map(ROOT::relativize).sorted().forEach(pages::add);
 			modules.filter((module) -> Files.isRegularFile(module.resolve("README.md")))
 				.map((module) -> ROOT.relativize(module.resolve("README.md")))
@@ -111,8 +110,7 @@ final class DocumentationPages {
 			return null;
 		}
 		String line = lines.get(i).trim();
-		return (line.startsWith("<!--") && line.endsWith("-->"))
-				? line.substring(4, line.length() - 3).trim() : null;
+		return (line.startsWith("<!--") && line.endsWith("-->")) ? line.substring(4, line.length() - 3).trim() : null;
 	}
 
 	/**

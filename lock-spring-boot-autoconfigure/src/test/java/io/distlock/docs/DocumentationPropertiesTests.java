@@ -93,9 +93,9 @@ class DocumentationPropertiesTests {
 
 	@Test
 	void yamlKeysAreReadWithTheirParents() {
-		assertThat(yamlNames(List.of("spring:", "  data:", "    redis:", "      host: localhost", "distlock:",
-				"  default-ttl: 30s", "  redlock:", "    nodes:", "      - redis://a:6379", "  aop:",
-				"    mode: aspectj")))
+		assertThat(yamlNames(
+				List.of("spring:", "  data:", "    redis:", "      host: localhost", "distlock:", "  default-ttl: 30s",
+						"  redlock:", "    nodes:", "      - redis://a:6379", "  aop:", "    mode: aspectj")))
 			.containsExactly("distlock.default-ttl", "distlock.redlock.nodes", "distlock.aop.mode");
 	}
 

@@ -28,16 +28,16 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every code block of the documentation is a copy of code the build compiles and runs,
- * so that it cannot go stale: a block is preceded by {@code <!-- snippet: PATH -->}, PATH
+ * Every code block of the documentation is a copy of code the build compiles and runs, so
+ * that it cannot go stale: a block is preceded by {@code <!-- snippet: PATH -->}, PATH
  * being a file of the repository (a test, a test resource, a POM, {@code .ci/run}) whose
  * lines hold the block's lines in the same order, or, for the rare block that cannot be
  * (a Gradle build, the output of a command), by {@code <!-- not compiled: WHY -->}.
  *
  * <p>
  * Lines are compared trimmed, blank lines left out. A block line that is only
- * {@code // ...}, {@code # ...}, {@code <!-- ... -->} or {@code ...} stands for lines
- * of the file the block leaves out (imports, other methods); the lines between two such
+ * {@code // ...}, {@code # ...}, {@code <!-- ... -->} or {@code ...} stands for lines of
+ * the file the block leaves out (imports, other methods); the lines between two such
  * lines are consecutive in the file.
  */
 class DocumentationSnippetsTests {
@@ -65,7 +65,8 @@ class DocumentationSnippetsTests {
 	@Test
 	void aBlockMatchesItsFileWithElidedLinesAndIndentation() {
 		CodeBlock block = new CodeBlock(Path.of("test.md"), 1, "java",
-				List.of("public class PaymentService {", "", "    // ...", "	@DistributedLocked(key = \"#orderId\", ttl = \"10s\")",
+				List.of("public class PaymentService {", "", "    // ...",
+						"	@DistributedLocked(key = \"#orderId\", ttl = \"10s\")",
 						"	public void pay(long orderId) {"),
 				SNIPPET + " lock-spring-boot-autoconfigure/src/test/java/io/distlock/docs/PaymentService.java");
 
