@@ -46,8 +46,10 @@ public class LockAcquisitionException extends DistributedLockException {
 	 * @param waited how long the caller waited before giving up
 	 */
 	public LockAcquisitionException(String key, Duration waited) {
+		// The time waited is not the wait time, which is not known here.
 		this(key, waited,
-				"Lock '" + key + "' was not acquired within " + waited.toMillis() + "ms: held by another owner", null);
+				"Lock '" + key + "' was not acquired: held by another owner (waited " + waited.toMillis() + "ms)",
+				null);
 	}
 
 	/**

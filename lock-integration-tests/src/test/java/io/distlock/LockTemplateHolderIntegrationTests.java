@@ -123,7 +123,9 @@ class LockTemplateHolderIntegrationTests {
 				assertThat(busy.getHolder().instance()).isEqualTo("orders-1");
 				assertThat(busy.getHolder().name()).isEmpty();
 				assertThat(busy.getMessage()).contains("within its wait time of 200ms (waited ",
-						"held by instance 'orders-1', thread 'checkout-worker' since ", "To wait longer");
+						"held by instance 'orders-1', thread 'checkout-worker' since ",
+						"To wait longer, give a longer wait time: LockRequest.Builder.waitTime(Duration), or waitTime "
+								+ "on @DistributedLocked (distlock.default-wait-time for the methods that give none)");
 			});
 		held.close();
 	}

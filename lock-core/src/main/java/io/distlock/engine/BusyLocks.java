@@ -88,10 +88,13 @@ final class BusyLocks {
 		return (last instanceof AcquireResult.Busy busy) ? busy.holder() : null;
 	}
 
+	// A @DistributedLocked method's caller is told of the annotation instead (the
+	// interceptor's BusyMethodMessage, which finds " of <name> " and ". To wait " here).
 	private static String remedy(Duration waitTime) {
 		return (waitTime.isZero() ? "To wait for the holder, give a wait time"
 				: "To wait longer, give a longer wait time")
-				+ ": waitTime on @DistributedLocked, or LockRequest.Builder.waitTime(Duration)";
+				+ ": LockRequest.Builder.waitTime(Duration), or waitTime on @DistributedLocked "
+				+ "(distlock.default-wait-time for the methods that give none)";
 	}
 
 }

@@ -282,7 +282,7 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 			return;
 		}
 		this.hold.releaseMismatched(previous, held);
-		this.hold.stopHolding("expired", null);
+		this.hold.stopHolding("mismatch", null);
 	}
 
 	@Override

@@ -191,7 +191,7 @@ final class HeldReactiveLock implements ReactiveLockHandle, HeldLockRegistry.Ent
 				.defaultIfEmpty(false)
 				.doOnNext((released) -> released(released, previous))
 				.onErrorMap(this::releaseFailed)
-				.doOnSuccess((done) -> this.hold.stopHolding(this.releasedInTime ? "released" : "expired", null))
+				.doOnSuccess((done) -> this.hold.stopHolding(this.releasedInTime ? "released" : "mismatch", null))
 				.doOnError((ex) -> this.hold.stopHolding("failed", ex))
 				.then();
 		});

@@ -62,7 +62,7 @@ final class BlockingLockFailure {
 			case FALLBACK -> {
 				Method fallback = operation.fallback();
 				if (fallback == null) {
-					throw busy;
+					throw BusyMethodMessage.of(operation, busy);
 				}
 				try {
 					return fallback.invoke(target, args);
@@ -71,7 +71,7 @@ final class BlockingLockFailure {
 					throw ex.getTargetException();
 				}
 			}
-			default -> throw busy;
+			default -> throw BusyMethodMessage.of(operation, busy);
 		}
 	}
 

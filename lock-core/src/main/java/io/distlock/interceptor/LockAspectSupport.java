@@ -191,7 +191,7 @@ public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitia
 			return template.get()
 				.executeAsync(request, (lock) -> stage(invoker.invoke()),
 						(busy) -> (operation.onFailure() == LockFailurePolicy.THROW)
-								? CompletableFuture.failedFuture(busy)
+								? CompletableFuture.failedFuture(BusyMethodMessage.of(operation, busy))
 								: stage(BlockingLockFailure.handle(operation, busy, args, target)));
 		}
 		return template.get()

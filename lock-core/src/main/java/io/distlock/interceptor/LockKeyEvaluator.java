@@ -45,11 +45,14 @@ final class LockKeyEvaluator {
 
 	private final ConversionService conversionService;
 
+	private final NullKeyHint nullKeys;
+
 	LockKeyEvaluator(ParameterNameDiscoverer parameterNames, @Nullable BeanFactory beanFactory,
 			ConversionService conversionService) {
 		this.parameterNames = parameterNames;
 		this.beanResolver = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
 		this.conversionService = conversionService;
+		this.nullKeys = new NullKeyHint(parameterNames);
 	}
 
 	String evaluate(LockOperation operation, @Nullable Object[] args, Object target, Class<?> targetClass) {
@@ -57,7 +60,11 @@ final class LockKeyEvaluator {
 		if (key instanceof KeyExpression.Literal literal) {
 			return literal.value();
 		}
-		return toKey(value(key, operation, args, target, targetClass), operation, key);
+		Object value = value(key, operation, args, target, targetClass);
+		if (value == null) {
+			throw invalidKey(operation, key, this.nullKeys.problem(operation, key, args), null);
+		}
+		return toKey(value, operation, key);
 	}
 
 	/**
@@ -79,6 +86,9 @@ final class LockKeyEvaluator {
 				for (Object element : ObjectUtils.toObjectArray(value)) {
 					keys.add(operation.lockKey(toKey(element, operation, key)));
 				}
+			}
+			else if (value == null) {
+				throw invalidKey(operation, key, this.nullKeys.problem(operation, key, args), null);
 			}
 			else {
 				keys.add(operation.lockKey(toKey(value, operation, key)));
@@ -125,7 +135,7 @@ final class LockKeyEvaluator {
 
 	private String toKey(@Nullable Object value, LockOperation operation, KeyExpression expression) {
 		if (value == null) {
-			throw invalidKey(operation, expression, "evaluated to null", null);
+			throw invalidKey(operation, expression, NullKeyHint.elementProblem(expression), null);
 		}
 		if (value instanceof Collection || value instanceof Map || value.getClass().isArray()) {
 			throw invalidKey(operation, expression, "evaluated to a " + value.getClass().getName()

@@ -35,6 +35,11 @@ import io.distlock.reactive.ReactiveLockTemplate;
  */
 final class LockStoreSupportCheck {
 
+	// The remedy of Spring Boot's failure analysis of this refusal too, which names the
+	// methods.
+	static final String FAIR_REMEDY = "remove fair = true, or lock on a single Redis, Sentinel or Cluster by removing "
+			+ "distlock.redlock.nodes";
+
 	private final Collection<LockOperation> operations;
 
 	/**
@@ -84,7 +89,7 @@ final class LockStoreSupportCheck {
 			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.FAIR_LOCKS, fair,
 					"@DistributedLocked(fair = true) on " + fair + " needs a lock store that takes locks in "
 							+ "arrival order, but this application's lock store has no fair mode (Redlock has none): "
-							+ "remove fair = true, or lock on a single Redis");
+							+ FAIR_REMEDY);
 		}
 	}
 

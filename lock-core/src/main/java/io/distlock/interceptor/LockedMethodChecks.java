@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
@@ -49,6 +50,12 @@ final class LockedMethodChecks {
 	private static final boolean asyncPresent = ClassUtils.isPresent("org.springframework.scheduling.annotation.Async",
 			LockedMethodChecks.class.getClassLoader());
 
+	// Kotlin classes and their methods are final unless declared open; Spring's own
+	// annotations open them only with the kotlin-spring compiler plugin.
+	private static final String KOTLIN_FINAL = ". It is a Kotlin class, whose classes and methods are final unless "
+			+ "declared open: apply the kotlin-spring (all-open) compiler plugin, which opens classes annotated with "
+			+ "@Component, @Service, @Transactional and the like, or declare the class and the method open";
+
 	private final Set<Method> warnedShortTtl = ConcurrentHashMap.newKeySet();
 
 	/**
@@ -59,10 +66,12 @@ final class LockedMethodChecks {
 	static void checkProxyable(Method method) {
 		int modifiers = method.getModifiers();
 		if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
+			boolean onlyFinal = !Modifier.isPrivate(modifiers) && !Modifier.isStatic(modifiers);
 			throw LockOperationParser.invalid(method, null, "the method is "
 					+ (Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static" : "final")
 					+ ", so no proxy can intercept it and the lock would silently not apply; make it a public, "
-					+ "non-final instance method");
+					+ "non-final instance method"
+					+ ((onlyFinal && KotlinDetector.isKotlinType(method.getDeclaringClass())) ? KOTLIN_FINAL : ""));
 		}
 	}
 

@@ -81,10 +81,11 @@ final class ReactiveLockInvocation {
 			}
 			case FALLBACK -> {
 				Method fallback = operation.fallback();
-				return (fallback != null) ? fallback(fallback, args, target) : Mono.error(busy);
+				return (fallback != null) ? fallback(fallback, args, target)
+						: Mono.error(BusyMethodMessage.of(operation, busy));
 			}
 			default -> {
-				return Mono.error(busy);
+				return Mono.error(BusyMethodMessage.of(operation, busy));
 			}
 		}
 	}

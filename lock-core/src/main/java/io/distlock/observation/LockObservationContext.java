@@ -84,7 +84,9 @@ public class LockObservationContext extends Observation.Context {
 	/**
 	 * Return how the phase ended: {@code acquired}, {@code busy}, {@code failed} or
 	 * ({@link io.distlock.reactive.ReactiveLockTemplate reactive} only) {@code cancelled}
-	 * for acquisition; {@code released}, {@code expired} or {@code failed} for holding.
+	 * for acquisition; {@code released}, {@code mismatch} (the lock had expired or was
+	 * taken by another owner when released, as {@code LockListener.onReleaseMismatch}
+	 * reports) or {@code failed} for holding.
 	 * @return the outcome, or {@code null} while the phase goes on
 	 */
 	public @Nullable String getOutcome() {

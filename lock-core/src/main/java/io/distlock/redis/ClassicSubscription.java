@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.waiting.LockWaiter;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
@@ -107,14 +108,28 @@ final class ClassicSubscription {
 				return true;
 			}
 			if (this.failedSubscriptions++ == 0) {
-				logger.warn("Could not subscribe to lock releases, retrying in the background; until then waiting "
-						+ "callers poll with backoff: " + ex.getMessage());
+				logger.warn(notSubscribed(ex));
 			}
 			else {
 				logger.debug("Could not subscribe to lock releases", ex);
 			}
 			return false;
 		}
+	}
+
+	private String notSubscribed(RuntimeException ex) {
+		RedisConnectionFactory factory = this.container.getConnectionFactory();
+		String redis = (factory != null) ? RedisAddress.describe(factory) : "Redis";
+		if (RedisAddress.isUnreachable(ex)) {
+			return redis + " is unreachable (" + ex.getMessage() + "). Until it is back, no lock can be taken: "
+					+ "each attempt fails with a LockBackendException. Callers waiting for "
+					+ "a busy lock are not woken when it is released, but try again after a backoff of up to "
+					+ this.waiter.getMaxBackoff().toMillis() + "ms, until the subscription to lock releases, "
+					+ "retried in the background, is made.";
+		}
+		return "Could not subscribe to lock releases on " + redis + ", retrying in the background; until then "
+				+ "callers waiting for a busy lock try again after a backoff of up to "
+				+ this.waiter.getMaxBackoff().toMillis() + "ms: " + ex.getMessage();
 	}
 
 	/**

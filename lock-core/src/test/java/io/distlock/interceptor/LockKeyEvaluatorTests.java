@@ -16,6 +16,7 @@
 
 package io.distlock.interceptor;
 
+import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.convert.support.DefaultConversionService;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -156,6 +158,66 @@ class LockKeyEvaluatorTests {
 			.withMessageContaining(methodName("ship"))
 			.withMessageContaining("evaluated to null")
 			.withMessageContaining("the method was not run");
+	}
+
+	@Test
+	void nullArgumentKeyNamesTheArgumentAndSuggestsADefaultWithTheElvisOperator() {
+		assertThatIllegalArgumentException().isThrownBy(() -> evaluate("reserve", "#sku", null, 3))
+			.withMessageContaining("evaluated to null: argument #sku (#p0) was null. Pass a non-null argument or, if "
+					+ "such calls may share one lock, give a default with the Elvis operator, for example "
+					+ "\"#sku ?: 'none'\"");
+	}
+
+	@Test
+	void nullExpressionResultNamesEveryNullArgumentAndPutsTheExpressionInParenthesesForTheDefault() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> evaluate("reserve", "#quantity > 0 ? #sku : null", null, 3))
+			.withMessageContaining("evaluated to null: argument #sku (#p0) was null")
+			.withMessageContaining("for example \"(#quantity > 0 ? #sku : null) ?: 'none'\"");
+	}
+
+	@Test
+	void nullPropertyOnTheWaySaysNoArgumentWasNull() {
+		assertThatIllegalArgumentException().isThrownBy(() -> evaluate("ship", "#order?.customer", new Order(null)))
+			.withMessageContaining("evaluated to null: no argument was null, a property or method it reads gave null")
+			.withMessageContaining("for example \"#order?.customer ?: 'none'\"");
+	}
+
+	@Test
+	void nullKeyOfAParameterNameMissingFromTheClassFileGivesTheParametersFlagHint() {
+		ParameterNameDiscoverer noNames = new ParameterNameDiscoverer() {
+
+			@Override
+			public String @Nullable [] getParameterNames(Method method) {
+				return null;
+			}
+
+			@Override
+			public String @Nullable [] getParameterNames(Constructor<?> ctor) {
+				return null;
+			}
+
+		};
+		LockKeyEvaluator evaluator = new LockKeyEvaluator(noNames, null, new DefaultConversionService());
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> evaluator.evaluate(operation("reserve", "#sku?.trim()"), new Object[] { "A-1", 3 },
+					this.target, Orders.class))
+			.withMessageContaining("Lock key '#sku?.trim()'")
+			.withMessageContaining("evaluated to null: the parameter names of this method are not in its class file, "
+					+ "so #sku is always null. Compile with the '-parameters' flag")
+			.withMessageContaining("or refer to the argument by position: #p0, #p1, ...");
+	}
+
+	@Test
+	void nullArgumentInKeysNamesTheArgument() {
+		LockOperation operation = multiKeyOperation("", "skus", "#skus", "#more");
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.evaluator.evaluateAll(operation, new Object[] { List.of("A"), null }, this.target,
+					Orders.class))
+			.withMessageContaining("Lock key '#more'")
+			.withMessageContaining("evaluated to null: argument #more (#p1) was null");
 	}
 
 	@ParameterizedTest
@@ -363,7 +425,8 @@ class LockKeyEvaluatorTests {
 			.isThrownBy(() -> this.evaluator.evaluateAll(operation,
 					new Object[] { Arrays.asList("A", null), new long[] { 1 } }, this.target, Orders.class))
 			.withMessageContaining("Lock key '#skus'")
-			.withMessageContaining("evaluated to null");
+			.withMessageContaining("evaluated to null for an element of its collection or array; leave nulls out, "
+					+ "for example with a selection: #skus.?[#this != null]");
 	}
 
 	@Test

@@ -93,6 +93,16 @@ class LockObservationMetricsIntegrationTests {
 	}
 
 	@Test
+	void releaseOfALockNoLongerHeldIsTimedWithOutcomeMismatch() {
+		LockHandle handle = this.template.tryAcquire("order:7", Duration.ofSeconds(10), Duration.ZERO).orElseThrow();
+		redis.endpoint().command("DEL", "lock:order:7");
+		handle.close();
+		assertThat(this.registry.get("distlock.lock").tags(PHASE, "hold", OUTCOME, "mismatch").timer().count())
+			.isEqualTo(1);
+		assertThat(this.registry.find("distlock.lock").tags(OUTCOME, "expired").timers()).isEmpty();
+	}
+
+	@Test
 	void acquisitionsHoldsAndBusyLocksAreRecordedWithoutKeys() {
 		try (LockHandle handle = this.template.tryAcquire("order:42", Duration.ofSeconds(10), Duration.ZERO)
 			.orElseThrow()) {

@@ -334,6 +334,22 @@ class ReactiveLockTemplateIntegrationTests {
 	}
 
 	@Test
+	void releaseOfALockNoLongerHeldEndsItsHoldingObservationWithOutcomeMismatch() {
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		this.application.blockingTemplate.getSettings().setObservationRegistry(registry);
+		this.template
+			.execute(LockRequest.of("removed", TTL, Duration.ZERO),
+					(lock) -> Mono.fromRunnable(() -> redis.endpoint().command("DEL", "lock:removed"))
+						.thenReturn("done"))
+			.block(TIMEOUT);
+		TestObservationRegistryAssert.assertThat(registry)
+			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts)
+				.map((context) -> ((LockObservationContext) context).getPhase() + " "
+						+ ((LockObservationContext) context).getOutcome())
+				.containsExactly("ACQUIRE acquired", "HOLD mismatch"));
+	}
+
+	@Test
 	void fairRequestsAreRefused() {
 		assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> this.template.execute(LockRequest.of("fair", TTL, Duration.ZERO).withFair(true),

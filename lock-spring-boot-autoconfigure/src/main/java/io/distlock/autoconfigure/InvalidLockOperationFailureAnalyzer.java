@@ -34,6 +34,9 @@ import org.springframework.util.ClassUtils;
  */
 class InvalidLockOperationFailureAnalyzer extends AbstractFailureAnalyzer<InvalidLockOperationException> {
 
+	private static final String KEY_FORMS = "use a literal key, or a SpEL expression over the method's parameters "
+			+ "(#orderId, #p0), #root or @beans";
+
 	private static final String DURATION_FORMATS = "a number with a unit (500ms, 10s, 2m, 1h, 1d) or ISO-8601 "
 			+ "(PT10S), or a ${...} placeholder that resolves to one";
 
@@ -41,20 +44,28 @@ class InvalidLockOperationFailureAnalyzer extends AbstractFailureAnalyzer<Invali
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidLockOperationException cause) {
 		String description = String.format("Invalid @DistributedLocked on '%s':%n%n    %s", cause.getMethod(),
 				cause.getProblem());
-		return new FailureAnalysis(description, action(cause.getAttribute(), shortName(cause.getMethod())), cause);
+		return new FailureAnalysis(description,
+				action(cause.getAttribute(), cause.getProblem(), shortName(cause.getMethod())), cause);
 	}
 
-	private static String action(@Nullable String attribute, String method) {
+	private static String action(@Nullable String attribute, String problem, String method) {
 		if (attribute == null) {
 			return "Change " + method + " as described above, or remove @DistributedLocked from it.";
 		}
-		return "Fix the " + attribute + " attribute of @DistributedLocked on " + method + ": " + hint(attribute) + ".";
+		return "Fix the " + attribute + " attribute of @DistributedLocked on " + method + ": "
+				+ hint(attribute, problem) + ".";
 	}
 
-	private static String hint(String attribute) {
+	// The problems are the operation source's own words: each check that fails on one
+	// of these attributes is told apart by what it says.
+	private static String hint(String attribute, String problem) {
 		return switch (attribute) {
-			case "key" -> "use a literal key, or a SpEL expression over the method's parameters (#orderId, #p0), "
-					+ "#root or @beans";
+			case "key" -> KEY_FORMS;
+			case "keys" -> keysHint(problem);
+			case "mode" -> "use mode = EXCLUSIVE or WRITE, as a reactive or suspend method takes exclusive locks "
+					+ "only; or make the method blocking to share a read lock";
+			case "permits" -> permitsHint(problem);
+			case "minHold" -> minHoldHint(problem);
 			case "ttl" -> "use a duration of at least 1ms and at most " + LockRequest.MAX_TTL.toDays() + "d, as "
 					+ DURATION_FORMATS;
 			case "waitTime" -> "use a duration of zero or more, as " + DURATION_FORMATS;
@@ -63,8 +74,57 @@ class InvalidLockOperationFailureAnalyzer extends AbstractFailureAnalyzer<Invali
 			case "onFailure" ->
 				"use THROW, SKIP on a method with no value to return, or FALLBACK with a " + "fallbackMethod";
 			case "fair" -> "remove fair = true";
-			default -> "see the description above";
+			default -> "change it as the description above says";
 		};
+	}
+
+	private static String keysHint(String problem) {
+		if (problem.contains("cannot be combined: use key for one lock")) {
+			return "remove key to lock the keys, or remove keys to lock the one key";
+		}
+		if (problem.contains("is empty; every element must be a key expression")) {
+			return "remove the empty element, or write the key expression it stands for";
+		}
+		if (problem.startsWith("keys '")) {
+			return "correct that element: " + KEY_FORMS + "; a collection or array gives one lock per element";
+		}
+		if (problem.contains("combined with fair = true")) {
+			return "remove fair = true, as several keys are taken in a fixed order and not in arrival order; or "
+					+ "lock one key with key instead";
+		}
+		if (problem.contains("combined with permits")) {
+			return "remove permits, or lock one key with key instead, as a concurrency limit is on one key";
+		}
+		return "lock the keys with LockTemplate.executeAll inside the method, or make it a blocking method, "
+				+ "returning neither a CompletionStage, Mono nor Flux and not a suspend function";
+	}
+
+	private static String permitsHint(String problem) {
+		if (problem.contains("must be at least 1")) {
+			return "use permits = 1 for an exclusive lock, or a number above 1 for a concurrency limit";
+		}
+		if (problem.contains("combined with mode")) {
+			return "remove mode for a concurrency limit, or remove permits for a read or write lock";
+		}
+		if (problem.contains("combined with fair = true")) {
+			return "remove fair = true for a concurrency limit, or remove permits for a fair exclusive lock";
+		}
+		return "remove permits, as a reactive or suspend method takes exclusive locks only; or make the method "
+				+ "blocking";
+	}
+
+	private static String minHoldHint(String problem) {
+		if (problem.contains("without autoRenew")) {
+			return "raise the ttl to at least minHold, set autoRenew = true, or shorten minHold";
+		}
+		if (problem.contains("cannot be combined with keys")) {
+			return "remove minHold, or lock one key with key instead of keys, as a minimum hold keeps one lock";
+		}
+		if (problem.contains("reactive or suspend method")) {
+			return "remove minHold, or make the method blocking";
+		}
+		return "use a duration of zero or more and at most " + LockRequest.MAX_TTL.toDays() + "d, as "
+				+ DURATION_FORMATS;
 	}
 
 	/**

@@ -183,6 +183,39 @@ class DistributedLockedIntegrationTests {
 	}
 
 	@Test
+	void busyLockMessageNamesTheKeyTheMethodAndItsConfiguredWaitTimeAndHowToWaitLonger() {
+		try (LockHandle holder = this.lockTemplate.tryAcquire("busy", Duration.ofSeconds(10), Duration.ZERO)
+			.orElseThrow()) {
+			String ownerToken = ownerTokenOf("lock:busy");
+			assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(this.behaviour::busyWaiting)
+				.satisfies((ex) -> {
+					assertThat(ex.getKey()).isEqualTo("busy");
+					assertThat(ex.getHolder()).isNotNull();
+				})
+				.withMessageStartingWith("Lock 'busy' of DistributedLockedIntegrationTests.BehaviourService"
+						+ ".busyWaiting() was not acquired within its wait time of 300ms (waited ")
+				.withMessageContaining("): held by instance '")
+				.withMessageEndingWith(". To wait longer, raise waitTime (now '300ms') on @DistributedLocked of "
+						+ "DistributedLockedIntegrationTests.BehaviourService.busyWaiting()")
+				.withMessageNotContaining(ownerToken);
+		}
+	}
+
+	@Test
+	void busyLockMessageOfANamedLockWithTheDefaultWaitTimeNamesTheMethodAndTheProperty() {
+		try (LockHandle holder = this.lockTemplate.tryAcquire("payments:7", Duration.ofSeconds(10), Duration.ZERO)
+			.orElseThrow()) {
+			assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> this.behaviour.pay(7))
+				.withMessageStartingWith("Lock 'payments:7' of payments (DistributedLockedIntegrationTests"
+						+ ".BehaviourService.pay(long)) was not acquired at once (wait time 0, waited ")
+				.withMessageEndingWith(". To wait for the holder, raise waitTime on @DistributedLocked of "
+						+ "DistributedLockedIntegrationTests.BehaviourService.pay(long), or "
+						+ "distlock.default-wait-time, which it uses as it gives no waitTime");
+		}
+		assertThat(this.behaviour.runs()).hasValue(0);
+	}
+
+	@Test
 	void busyLockWithSkipReturnsNullOrEmptyWithoutRunning() {
 		try (LockHandle holder = this.lockTemplate.tryAcquire("busy", Duration.ofSeconds(10), Duration.ZERO)
 			.orElseThrow()) {
@@ -276,6 +309,12 @@ class DistributedLockedIntegrationTests {
 	@Test
 	void withoutAutoRenewTheLockExpiresWhileALongMethodRuns() {
 		assertThat(this.behaviour.fixedLeaseOutlived(600)).isFalse();
+	}
+
+	private static String ownerTokenOf(String redisKey) {
+		String stored = (String) redis.endpoint().command("GET", redisKey);
+		assertThat(stored).isNotNull();
+		return (stored.indexOf('\u001F') >= 0) ? stored.substring(0, stored.indexOf('\u001F')) : stored;
 	}
 
 	static void sleep(long millis) {
@@ -453,6 +492,11 @@ class DistributedLockedIntegrationTests {
 
 		@DistributedLocked(key = "busy", waitTime = "300ms")
 		public void busyWaiting() {
+			this.runs.incrementAndGet();
+		}
+
+		@DistributedLocked(name = "payments", key = "#orderId")
+		public void pay(long orderId) {
 			this.runs.incrementAndGet();
 		}
 

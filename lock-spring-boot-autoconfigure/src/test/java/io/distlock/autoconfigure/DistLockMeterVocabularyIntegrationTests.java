@@ -87,7 +87,8 @@ class DistLockMeterVocabularyIntegrationTests {
 				assertThat(registry.get("distlock.lock").timers()).isNotEmpty()
 					.allSatisfy((timer) -> assertThat(tagKeys(timer)).isEqualTo(TIMER_TAGS));
 				assertThat(registry.get("distlock.lock").timers()).extracting(this::phaseAndOutcome)
-					.contains("acquire/acquired", "acquire/busy", "hold/released", "hold/expired");
+					.contains("acquire/acquired", "acquire/busy", "hold/released", "hold/mismatch")
+					.doesNotContain("hold/expired");
 				assertThat(registry.get("distlock.lock.active").longTaskTimers()).isNotEmpty()
 					.allSatisfy((timer) -> assertThat(tagKeys(timer)).isEqualTo(ACTIVE_TAGS));
 				assertThat(registry.get("distlock.lock.lost").counters()).isNotEmpty()

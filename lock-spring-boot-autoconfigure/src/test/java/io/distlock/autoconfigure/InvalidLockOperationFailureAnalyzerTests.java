@@ -18,11 +18,14 @@ package io.distlock.autoconfigure;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 import io.distlock.annotation.DistributedLocked;
+import io.distlock.annotation.LockMode;
 import io.distlock.interceptor.AnnotationLockOperationSource;
 import io.distlock.interceptor.InvalidLockOperationException;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -60,6 +63,76 @@ class InvalidLockOperationFailureAnalyzerTests {
 		assertThat(analysis.getAction()).startsWith("Fix the key attribute of @DistributedLocked on "
 				+ "InvalidLockOperationFailureAnalyzerTests.Orders.refund(long, String): use a literal key, or a "
 				+ "SpEL expression over the method's parameters (#orderId, #p0)");
+	}
+
+	@Test
+	void keysTogetherWithKeyAreFixedByRemovingOneOfThem() {
+		assertThat(analyze("transferWithKey").getAction()).isEqualTo("Fix the keys attribute of @DistributedLocked on "
+				+ "InvalidLockOperationFailureAnalyzerTests.Orders.transferWithKey(long, long): remove key to lock the "
+				+ "keys, or remove keys to lock the one key.");
+	}
+
+	@Test
+	void keysTogetherWithFairAreFixedByRemovingFairOrLockingOneKey() {
+		assertThat(analyze("transferFairly").getAction()).endsWith(
+				"transferFairly(long, long): remove fair = true, as several keys are taken in a fixed order and not "
+						+ "in arrival order; or lock one key with key instead.");
+	}
+
+	@Test
+	void keysOnAnAsynchronousMethodAreLockedWithTheTemplateInsideIt() {
+		assertThat(analyze("transferLater").getAction())
+			.endsWith("transferLater(long, long): lock the keys with LockTemplate.executeAll inside the method, or "
+					+ "make it a blocking method, returning neither a CompletionStage, Mono nor Flux and not a "
+					+ "suspend function.");
+	}
+
+	@Test
+	void readModeOnAReactiveMethodIsFixedWithAnExclusiveModeOrABlockingMethod() {
+		assertThat(analyze("readReactively").getAction()).isEqualTo("Fix the mode attribute of @DistributedLocked on "
+				+ "InvalidLockOperationFailureAnalyzerTests.Orders.readReactively(): use mode = EXCLUSIVE or "
+				+ "WRITE, as a reactive or suspend method takes exclusive locks only; or make the method blocking "
+				+ "to share a read lock.");
+	}
+
+	@Test
+	void permitsBelowOneAreFixedWithOneOrMore() {
+		assertThat(analyze("noPermits").getAction()).endsWith(
+				"noPermits(): use permits = 1 for an exclusive lock, or a number above 1 for a concurrency limit.");
+	}
+
+	@Test
+	void permitsWithAReadModeAreFixedByRemovingOneOfThem() {
+		assertThat(analyze("readPermits").getAction()).endsWith(
+				"readPermits(): remove mode for a concurrency limit, or remove permits for a read or write lock.");
+	}
+
+	@Test
+	void minHoldLongerThanAFixedTtlIsFixedWithALongerTtlOrRenewal() {
+		assertThat(analyze("holdLongerThanTtl").getAction()).isEqualTo("Fix the minHold attribute of "
+				+ "@DistributedLocked on InvalidLockOperationFailureAnalyzerTests.Orders.holdLongerThanTtl(): raise "
+				+ "the ttl to at least minHold, set autoRenew = true, or shorten minHold.");
+	}
+
+	@Test
+	void minHoldWithKeysIsFixedByRemovingItOrLockingOneKey() {
+		assertThat(analyze("holdSeveral").getAction()).endsWith("holdSeveral(long, long): remove minHold, or lock "
+				+ "one key with key instead of keys, as a minimum hold keeps one lock.");
+	}
+
+	@Test
+	void minHoldThatIsNoDurationIsFixedWithTheDurationFormats() {
+		assertThat(analyze("holdBriefly").getAction()).endsWith("holdBriefly(): use a duration of zero or more and at "
+				+ "most 365d, as a number with a unit (500ms, 10s, 2m, 1h, 1d) or ISO-8601 (PT10S), or a ${...} "
+				+ "placeholder that resolves to one.");
+	}
+
+	@Test
+	void everyActionIsConcreteInsteadOfPointingBackAtTheDescription() {
+		for (String method : new String[] { "transferWithKey", "transferFairly", "transferLater", "readReactively",
+				"noPermits", "readPermits", "holdLongerThanTtl", "holdSeveral", "holdBriefly" }) {
+			assertThat(analyze(method).getAction()).as(method).doesNotContain("description above");
+		}
 	}
 
 	@Test
@@ -112,6 +185,44 @@ class InvalidLockOperationFailureAnalyzerTests {
 
 		@DistributedLocked(key = "shipping")
 		public final void ship() {
+		}
+
+		@DistributedLocked(key = "transfer", keys = { "#from", "#to" })
+		public void transferWithKey(long from, long to) {
+		}
+
+		@DistributedLocked(keys = { "#from", "#to" }, fair = true)
+		public void transferFairly(long from, long to) {
+		}
+
+		@DistributedLocked(keys = { "#from", "#to" })
+		public CompletableFuture<Void> transferLater(long from, long to) {
+			return CompletableFuture.completedFuture(null);
+		}
+
+		@DistributedLocked(key = "catalog", mode = LockMode.READ)
+		public Mono<Void> readReactively() {
+			return Mono.empty();
+		}
+
+		@DistributedLocked(key = "reports", permits = 0)
+		public void noPermits() {
+		}
+
+		@DistributedLocked(key = "reports", permits = 3, mode = LockMode.READ)
+		public void readPermits() {
+		}
+
+		@DistributedLocked(key = "hold", ttl = "1s", autoRenew = false, minHold = "5s")
+		public void holdLongerThanTtl() {
+		}
+
+		@DistributedLocked(keys = { "#from", "#to" }, minHold = "1s")
+		public void holdSeveral(long from, long to) {
+		}
+
+		@DistributedLocked(key = "hold", minHold = "a while")
+		public void holdBriefly() {
 		}
 
 	}

@@ -108,10 +108,37 @@ class UnsupportedLockOperationFailureAnalyzerTests {
 			.endsWith("or make UnsupportedLockOperationFailureAnalyzerTests.ReactiveOrders" + ".pay(long) blocking.");
 	}
 
+	@Test
+	void fairLocksOnRedlockGetTheSameRemedyFromTheExceptionAndFromTheAnalysis() {
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		// Nothing listens on these ports: the nodes are connected to on the first lock.
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class))
+			.withPropertyValues("distlock.redlock.nodes=redis://localhost:1,redis://localhost:2,redis://localhost:3")
+			.withBean(FairOrders.class)
+			.run((context) -> failure.set(context.getStartupFailure()));
+		assertThat(failure.get()).isNotNull();
+		FailureAnalysis analysis = this.analyzer.analyze(failure.get());
+		assertThat(analysis).isNotNull();
+		assertThat(analysis.getCause()).hasMessageEndingWith("(Redlock has none): remove fair = true, or lock on a "
+				+ "single Redis, Sentinel or Cluster by removing distlock.redlock.nodes");
+		assertThat(analysis.getAction())
+			.isEqualTo("Remove fair = true from UnsupportedLockOperationFailureAnalyzerTests.FairOrders.pay(long), or "
+					+ "lock on a single Redis, Sentinel or Cluster by removing distlock.redlock.nodes.");
+	}
+
 	private static Method method(String name) {
 		Method method = ReflectionUtils.findMethod(Orders.class, name, long.class);
 		assertThat(method).isNotNull();
 		return method;
+	}
+
+	static class FairOrders {
+
+		@DistributedLocked(key = "#orderId", fair = true)
+		public void pay(long orderId) {
+		}
+
 	}
 
 	static class ReactiveOrders {

@@ -29,7 +29,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner
 
 /**
  * Startup checks of `@DistributedLocked` on Kotlin functions: what a suspend function's
- * hidden Continuation parameter and a Flow return type ask of them.
+ * hidden Continuation parameter and a Flow return type ask of them, and what a final
+ * Kotlin class is told.
  */
 class SuspendFunctionStartupFailureTests {
 
@@ -63,6 +64,27 @@ class SuspendFunctionStartupFailureTests {
 				.hasMessageContaining("PlainFlow.work()")
 				.hasMessageContaining("returns a Flow without being a suspend function")
 		}
+	}
+
+	@Test
+	fun `final function of a Kotlin class is refused with the kotlin-spring hint`() {
+		// Neither open nor annotated with anything the kotlin-spring plugin opens.
+		contextRunner.withBean(FinalKotlinClass::class.java).run { context ->
+			assertThat(context).hasFailed()
+			assertThat(context.startupFailure).rootCause()
+				.hasMessageContaining("FinalKotlinClass.work()")
+				.hasMessageContaining("the method is final")
+				.hasMessageContaining("It is a Kotlin class")
+				.hasMessageContaining("apply the kotlin-spring (all-open) compiler plugin")
+				.hasMessageContaining("declare the class and the method open")
+		}
+	}
+
+	class FinalKotlinClass {
+
+		@DistributedLocked(key = "k")
+		fun work(): String = "done"
+
 	}
 
 	open class PositionalKey {

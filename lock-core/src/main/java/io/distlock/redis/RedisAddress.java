@@ -1,0 +1,106 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.distlock.redis;
+
+import java.lang.reflect.Method;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.NamedNode;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisNode;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Says in messages which Redis a connection factory connects to: host and port, the
+ * Sentinel master and its sentinels, or the Cluster's nodes; never credentials. Read
+ * through the methods Lettuce's and Jedis' factories share, so that neither driver has to
+ * be on the class path.
+ */
+final class RedisAddress {
+
+	private RedisAddress() {
+	}
+
+	/**
+	 * Describe the Redis the factory connects to, such as {@code Redis at
+	 * localhost:6379}.
+	 * @param factory the connection factory
+	 * @return the description
+	 */
+	static String describe(RedisConnectionFactory factory) {
+		if (call(factory, "getSentinelConfiguration") instanceof RedisSentinelConfiguration sentinel) {
+			NamedNode master = sentinel.getMaster();
+			return "Redis Sentinel master" + ((master != null) ? " '" + master.getName() + "'" : "") + " (sentinels "
+					+ nodes(sentinel.getSentinels()) + ")";
+		}
+		if (call(factory, "getClusterConfiguration") instanceof RedisClusterConfiguration cluster) {
+			return "Redis Cluster (nodes " + nodes(cluster.getClusterNodes()) + ")";
+		}
+		Object host = call(factory, "getHostName");
+		Object port = call(factory, "getPort");
+		return (host != null && port != null) ? "Redis at " + host + ":" + port
+				: "Redis (connection factory " + factory.getClass().getSimpleName() + ")";
+	}
+
+	/**
+	 * Tell whether the failure is that Redis could not be connected to at all.
+	 * @param failure what the driver or Spring Data Redis reported
+	 * @return whether it says Redis is unreachable
+	 */
+	static boolean isUnreachable(Throwable failure) {
+		for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
+			String name = candidate.getClass().getSimpleName();
+			if (candidate instanceof RedisConnectionFailureException || candidate instanceof ConnectException
+					|| candidate instanceof UnknownHostException || name.equals("RedisConnectionException")
+					|| name.equals("JedisConnectionException")) {
+				return true;
+			}
+			if (candidate.getCause() == candidate) {
+				break;
+			}
+		}
+		return false;
+	}
+
+	private static String nodes(Iterable<RedisNode> nodes) {
+		return StreamSupport.stream(nodes.spliterator(), false)
+			.map((node) -> node.getHost() + ":" + node.getPort())
+			.collect(Collectors.joining(", "));
+	}
+
+	private static @Nullable Object call(RedisConnectionFactory factory, String name) {
+		Method method = ReflectionUtils.findMethod(factory.getClass(), name);
+		if (method == null || method.getParameterCount() != 0) {
+			return null;
+		}
+		try {
+			return ReflectionUtils.invokeMethod(method, factory);
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+}
