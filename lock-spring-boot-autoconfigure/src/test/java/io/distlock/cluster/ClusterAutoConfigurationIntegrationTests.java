@@ -78,7 +78,7 @@ class ClusterAutoConfigurationIntegrationTests {
 
 	@Test
 	void userWithTheReadmesRuleLocksOnEveryNodeWithoutAnyRefusal() throws Exception {
-		List<String> rule = new ArrayList<>(AclRuleIntegrationTests.readmeRule());
+		List<String> rule = new ArrayList<>(AclRuleIntegrationTests.documentedRule());
 		if (RedisVersion.majorVersion() < 7) {
 			// As AclRuleIntegrationTests does on Redis 6.2.
 			rule.removeAll(REDIS_7_ONLY);

@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.InstanceOfAssertFactories.LIST;
 
 /**
- * Runs every kind of lock as the least-privilege user whose ACL rule the README shows,
+ * Runs every kind of lock as the least-privilege user whose ACL rule docs/deployments.md shows,
  * and checks that Redis refused it nothing: that rule is exactly what distlock needs.
  */
 public class AclRuleIntegrationTests {
@@ -82,9 +82,9 @@ public class AclRuleIntegrationTests {
 	}
 
 	private List<String> rule() throws IOException {
-		List<String> rule = readmeRule();
+		List<String> rule = documentedRule();
 		if (!isRedis7()) {
-			// As the README says: Redis 6.2 knows no sharded pub/sub, and its ACL log
+			// As docs/deployments.md says: Redis 6.2 knows no sharded pub/sub, and its ACL log
 			// records the CLIENT subcommands that Lettuce 7 tries while connecting, which
 			// Redis 7.0 rejects as unknown before any ACL check.
 			rule.removeAll(REDIS_7_ONLY);
@@ -145,12 +145,12 @@ public class AclRuleIntegrationTests {
 	/**
 	 * The rule's words, split and unquoted as redis-cli and ACL files do it.
 	 */
-	public static List<String> readmeRule() throws IOException {
-		String line = Files.readAllLines(Path.of("..", "README.md"))
+	public static List<String> documentedRule() throws IOException {
+		String line = Files.readAllLines(Path.of("..", "docs", "deployments.md"))
 			.stream()
 			.filter((candidate) -> candidate.startsWith(RULE_START))
 			.findFirst()
-			.orElseThrow(() -> new IllegalStateException("The README shows no line starting with " + RULE_START));
+			.orElseThrow(() -> new IllegalStateException("docs/deployments.md shows no line starting with " + RULE_START));
 		return splitArgs(line.substring(RULE_START.length()));
 	}
 
