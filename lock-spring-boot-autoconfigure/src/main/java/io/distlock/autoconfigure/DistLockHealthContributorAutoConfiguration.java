@@ -43,8 +43,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *
  * <p>
  * Applies when Spring Boot's health support is present, for the lock backends distlock
- * configures itself; turned off with {@code management.health.distlock.enabled=false},
- * and replaced by a bean named {@code distlockHealthIndicator}.
+ * configures itself; turned off with {@code management.health.distlock.enabled=false}.
+ * Backs off, as Spring Boot's own health contributors do, for a bean named
+ * {@code distlockHealthIndicator} or {@code distlockHealthContributor}: either would be
+ * registered as {@code distlock} too.
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class, RedisConnectionFactory.class,
@@ -56,6 +58,8 @@ public final class DistLockHealthContributorAutoConfiguration {
 
 	static final String BEAN_NAME = "distlockHealthIndicator";
 
+	static final String CONTRIBUTOR_BEAN_NAME = "distlockHealthContributor";
+
 	/**
 	 * Locks on Redlock: the health of its nodes and of their release subscriptions.
 	 */
@@ -64,7 +68,7 @@ public final class DistLockHealthContributorAutoConfiguration {
 	static class RedlockHealthConfiguration {
 
 		@Bean(BEAN_NAME)
-		@ConditionalOnMissingBean(name = BEAN_NAME)
+		@ConditionalOnMissingBean(name = { BEAN_NAME, CONTRIBUTOR_BEAN_NAME })
 		DistLockHealthIndicator distlockHealthIndicator(RedlockNodes nodes,
 				ObjectProvider<RedlockReleaseNotifiers> notifiers, ObjectProvider<LeaseRenewer> leaseRenewer) {
 			return new DistLockHealthIndicator(DistLockHealthIndicator.Backend.redlock(nodes), () -> {
@@ -84,7 +88,7 @@ public final class DistLockHealthContributorAutoConfiguration {
 	static class RedisHealthConfiguration {
 
 		@Bean(BEAN_NAME)
-		@ConditionalOnMissingBean(name = BEAN_NAME)
+		@ConditionalOnMissingBean(name = { BEAN_NAME, CONTRIBUTOR_BEAN_NAME })
 		DistLockHealthIndicator distlockHealthIndicator(RedisConnectionFactory connectionFactory,
 				ObjectProvider<RedisReleaseNotifier> notifier, ObjectProvider<ShardedReleaseNotifier> shardedNotifier,
 				ObjectProvider<LeaseRenewer> leaseRenewer) {

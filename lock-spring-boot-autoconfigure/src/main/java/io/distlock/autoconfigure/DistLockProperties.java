@@ -27,6 +27,7 @@ import io.distlock.LockRequest;
 import io.distlock.redis.RedisLockClient;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.core.Ordered;
 import org.springframework.util.Assert;
 
@@ -364,14 +365,33 @@ public class DistLockProperties {
 		 * Whether the locks endpoint may force-release a lock held by anyone (DELETE
 		 * /actuator/locks/{key}). Off by default: a forced release breaks mutual
 		 * exclusion for the work still running under the lock. Refused, whatever this
-		 * says, when the key prefix is empty.
+		 * says, when the key prefix is empty. Applied as
+		 * management.endpoint.locks.access=unrestricted when true (read-only when false)
+		 * unless management.endpoint.locks.access is set, which then decides.
 		 */
 		private boolean forceReleaseEnabled;
 
+		/**
+		 * Whether the locks endpoint may force-release a lock held by anyone.
+		 * @return whether force release is enabled
+		 * @deprecated since 0.2.0 in favor of Spring Boot's endpoint access control,
+		 * {@code management.endpoint.locks.access=unrestricted}
+		 */
+		@Deprecated(since = "0.2.0")
+		@DeprecatedConfigurationProperty(replacement = "management.endpoint.locks.access", since = "0.2.0",
+				reason = "Force release is a write operation of the locks endpoint, allowed by Spring Boot's "
+						+ "endpoint access control: management.endpoint.locks.access=unrestricted.")
 		public boolean isForceReleaseEnabled() {
 			return this.forceReleaseEnabled;
 		}
 
+		/**
+		 * Set whether the locks endpoint may force-release a lock held by anyone.
+		 * @param forceReleaseEnabled whether force release is enabled
+		 * @deprecated since 0.2.0 in favor of
+		 * {@code management.endpoint.locks.access=unrestricted}
+		 */
+		@Deprecated(since = "0.2.0")
 		public void setForceReleaseEnabled(boolean forceReleaseEnabled) {
 			this.forceReleaseEnabled = forceReleaseEnabled;
 		}

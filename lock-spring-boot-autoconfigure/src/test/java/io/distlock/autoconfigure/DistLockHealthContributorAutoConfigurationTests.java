@@ -74,6 +74,23 @@ class DistLockHealthContributorAutoConfigurationTests {
 	}
 
 	@Test
+	void contributorBacksOffForAUserDefinedBeanNamedDistlockHealthContributor() {
+		this.contextRunner.withUserConfiguration(UserHealthContributorConfiguration.class)
+			.run((context) -> assertThat(context).doesNotHaveBean("distlockHealthIndicator")
+				.doesNotHaveBean(DistLockHealthIndicator.class)
+				.getBean("distlockHealthContributor", HealthIndicator.class)
+				.isSameAs(context.getBean(UserHealthContributorConfiguration.class).contributor));
+	}
+
+	@Test
+	void contributorBacksOffForAUserDefinedBeanNamedDistlockHealthIndicatorOfAnyType() {
+		this.contextRunner.withBean("distlockHealthIndicator", String.class, () -> "replaced")
+			.run((context) -> assertThat(context).doesNotHaveBean(DistLockHealthIndicator.class)
+				.getBean("distlockHealthIndicator")
+				.isEqualTo("replaced"));
+	}
+
+	@Test
 	void credentialsInAnErrorMessageAreMasked() {
 		String described = DistLockHealthIndicator
 			.describe(new IllegalStateException("Unable to connect to rediss://alice:s3cret@db.example:6380/0"));
@@ -89,6 +106,18 @@ class DistLockHealthContributorAutoConfigurationTests {
 		@Bean
 		HealthIndicator distlockHealthIndicator() {
 			return this.indicator;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserHealthContributorConfiguration {
+
+		final HealthIndicator contributor = () -> Health.up().build();
+
+		@Bean
+		HealthIndicator distlockHealthContributor() {
+			return this.contributor;
 		}
 
 	}

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.core.io.ClassPathResource;
@@ -83,6 +84,32 @@ class DistLockPropertiesMetadataTests {
 				.singleElement()
 				.satisfies((property) -> assertThat(property).containsEntry("defaultValue", "never")
 					.containsEntry("type", "org.springframework.boot.actuate.endpoint.Show"));
+		}
+	}
+
+	@Test
+	void forceReleaseEnabledIsDeprecatedInFavorOfTheLocksEndpointAccess() throws Exception {
+		try (InputStream json = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+			List<Map<String, Object>> properties = JsonPath.read(json,
+					"$.properties[?(@.name == 'distlock.actuator.force-release-enabled')]");
+			assertThat(properties).singleElement().satisfies((property) -> {
+				assertThat(property).containsEntry("deprecated", true);
+				assertThat(property.get("deprecation")).asInstanceOf(InstanceOfAssertFactories.MAP)
+					.containsEntry("replacement", "management.endpoint.locks.access");
+			});
+		}
+	}
+
+	@Test
+	void locksEndpointAccessIsDocumentedAsReadOnlyByDefault() throws Exception {
+		try (InputStream json = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+			List<Map<String, Object>> properties = JsonPath.read(json,
+					"$.properties[?(@.name == 'management.endpoint.locks.access')]");
+			// Spring Boot's processor writes the endpoint's default access as read_only.
+			assertThat(properties).singleElement().satisfies((property) -> {
+				assertThat(property).containsEntry("type", "org.springframework.boot.actuate.endpoint.Access");
+				assertThat(property.get("defaultValue")).asString().isIn("read-only", "read_only");
+			});
 		}
 	}
 

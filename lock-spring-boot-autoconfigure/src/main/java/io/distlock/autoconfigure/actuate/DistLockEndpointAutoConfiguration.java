@@ -39,6 +39,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -47,6 +48,15 @@ import org.springframework.util.ClassUtils;
  * and the endpoint is exposed ({@code management.endpoints.web.exposure.include}). Lock
  * keys are masked unless {@code management.endpoint.locks.show-values} shows them (see
  * {@link LocksEndpointProperties}).
+ *
+ * <p>
+ * The endpoint follows Spring Boot's endpoint access control: its default access is
+ * read-only, and its force-release operation ({@code DELETE /actuator/locks/{key}}) is
+ * available only with {@code management.endpoint.locks.access=unrestricted} (or
+ * {@code management.endpoints.access.default=unrestricted}), up to
+ * {@code management.endpoints.access.max-permitted}. The deprecated
+ * {@code distlock.actuator.force-release-enabled} is applied as that property when it is
+ * not set (see {@link LocksEndpointAccessAlias}).
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class,
 		afterName = "io.distlock.autoconfigure.DistLockReactiveAutoConfiguration")
@@ -57,25 +67,28 @@ import org.springframework.util.ClassUtils;
 public final class DistLockEndpointAutoConfiguration {
 
 	@Bean
+	static LocksEndpointAccessAlias locksEndpointAccessAlias(ConfigurableEnvironment environment) {
+		return new LocksEndpointAccessAlias(environment);
+	}
+
+	// Always the type with the delete operation: Spring Boot's endpoint access control
+	// leaves it out unless the access to the endpoint is unrestricted.
+	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockTemplate.class)
 	LocksEndpoint locksEndpoint(LockTemplate lockTemplate, DistLockProperties properties,
 			LocksEndpointProperties endpointProperties) {
-		String keyPrefix = properties.getKeyPrefix();
-		return properties.getActuator().isForceReleaseEnabled()
-				? new ForceReleasingLocksEndpoint(lockTemplate, keyPrefix, endpointProperties.getShowValues(),
-						endpointProperties.getRoles())
-				: new LocksEndpoint(lockTemplate, keyPrefix, endpointProperties.getShowValues(),
-						endpointProperties.getRoles());
+		return new ForceReleasingLocksEndpoint(lockTemplate, properties.getKeyPrefix(),
+				endpointProperties.getShowValues(), endpointProperties.getRoles());
 	}
 
 	/**
 	 * Hints for the force-release operation and for the answers of the operations on one
 	 * key. AOT processing finds an endpoint's operations on the bean's type, which it
 	 * takes from the bean method's return type, {@link LocksEndpoint}: the delete
-	 * operation of the subclass made when force release is enabled (a runtime choice)
-	 * would be left out of a native image. The operations on one key answer a
-	 * {@code WebEndpointResponse<?>}, whose body type processing cannot see.
+	 * operation of the subclass the method makes would be left out of a native image. The
+	 * operations on one key answer a {@code WebEndpointResponse<?>}, whose body type
+	 * processing cannot see.
 	 */
 	static class LocksEndpointRuntimeHints implements RuntimeHintsRegistrar {
 

@@ -23,6 +23,7 @@ import java.util.function.Supplier;
 import io.distlock.HeldLock;
 import io.distlock.LockTemplate;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -33,16 +34,20 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
  * The {@code locks} endpoint with force-release ({@code DELETE /actuator/locks/{key}}),
- * used instead of {@link LocksEndpoint} when
- * {@code distlock.actuator.force-release-enabled=true}. The lock is removed whoever holds
- * it, logged at WARN; the next holder gets a higher fencing token as always, so storage
- * that checks tokens still rejects the writes of the holder that lost it.
+ * the type the auto-configuration creates. Force release is a write operation, so Spring
+ * Boot's endpoint access control leaves it out unless the access to the endpoint is
+ * unrestricted: {@code management.endpoint.locks.access=unrestricted} (or the deprecated
+ * {@code distlock.actuator.force-release-enabled=true}), up to
+ * {@code management.endpoints.access.max-permitted}. With the default read-only access,
+ * {@code DELETE} is not mapped. The lock is removed whoever holds it, logged at WARN; the
+ * next holder gets a higher fencing token as always, so storage that checks tokens still
+ * rejects the writes of the holder that lost it.
  *
  * <p>
  * With an empty key prefix a key could name any Redis key, of any type: force release is
  * then refused (403 Forbidden) and deletes nothing.
  */
-@Endpoint(id = "locks")
+@Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 
 	/**

@@ -32,6 +32,7 @@ import io.distlock.LockTemplate;
 import io.distlock.annotation.LockMode;
 import io.distlock.core.LockState;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
@@ -55,11 +56,12 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * instance holds.
  *
  * <p>
- * Force-releasing a lock is a separate operation, available only with
- * {@code distlock.actuator.force-release-enabled=true}: see
- * {@link ForceReleasingLocksEndpoint}.
+ * Its default access is read-only, as Spring Boot's access control for endpoints has it
+ * ({@code management.endpoint.locks.access}): these operations only read. Force-releasing
+ * a lock is a write operation of {@link ForceReleasingLocksEndpoint}, available only with
+ * {@code management.endpoint.locks.access=unrestricted}.
  */
-@Endpoint(id = "locks")
+@Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class LocksEndpoint {
 
 	private static final int STATUS_FORBIDDEN = 403;

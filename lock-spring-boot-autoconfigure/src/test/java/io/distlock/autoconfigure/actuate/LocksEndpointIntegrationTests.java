@@ -165,14 +165,8 @@ class LocksEndpointIntegrationTests {
 	}
 
 	@Test
-	void forceReleaseIsNotAvailableByDefault() {
-		this.contextRunner.run((context) -> assertThat(context.getBean(LocksEndpoint.class))
-			.isNotInstanceOf(ForceReleasingLocksEndpoint.class));
-	}
-
-	@Test
-	void forceReleaseRemovesALockHeldByAnyoneWhenEnabled() {
-		this.contextRunner.withPropertyValues("distlock.actuator.force-release-enabled=true").run((context) -> {
+	void forceReleaseRemovesALockHeldByAnyone() {
+		this.contextRunner.run((context) -> {
 			ForceReleasingLocksEndpoint endpoint = context.getBean(ForceReleasingLocksEndpoint.class);
 			LockTemplate template = context.getBean(LockTemplate.class);
 			LockHandle stuck = template.tryAcquire("stuck", TTL, Duration.ZERO).orElseThrow();
@@ -235,8 +229,8 @@ class LocksEndpointIntegrationTests {
 	}
 
 	@Test
-	void forceReleaseFreesReadHoldsAndPermitsOfTheKeyWhenEnabled() {
-		this.contextRunner.withPropertyValues("distlock.actuator.force-release-enabled=true").run((context) -> {
+	void forceReleaseFreesReadHoldsAndPermitsOfTheKey() {
+		this.contextRunner.run((context) -> {
 			ForceReleasingLocksEndpoint endpoint = context.getBean(ForceReleasingLocksEndpoint.class);
 			LockTemplate template = context.getBean(LockTemplate.class);
 			LockHandle reader = template

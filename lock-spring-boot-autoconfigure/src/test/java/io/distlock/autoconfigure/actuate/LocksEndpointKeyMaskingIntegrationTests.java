@@ -66,8 +66,7 @@ class LocksEndpointKeyMaskingIntegrationTests {
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
 				DistLockEndpointAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.host=" + redis.endpoint().host(),
-				"spring.data.redis.port=" + redis.endpoint().port(), "management.endpoints.web.exposure.include=locks",
-				"distlock.actuator.force-release-enabled=true");
+				"spring.data.redis.port=" + redis.endpoint().port(), "management.endpoints.web.exposure.include=locks");
 
 	@Test
 	void showValuesDefaultsToNeverAndRolesToNone() {

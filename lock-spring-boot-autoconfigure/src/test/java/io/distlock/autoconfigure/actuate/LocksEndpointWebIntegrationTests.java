@@ -51,8 +51,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The {@code locks} endpoint as an operator reaches it, over HTTP, on a real
  * redis-server: which lock keys it shows to whom
- * ({@code management.endpoint.locks.show-values}), and what it refuses when the key
- * prefix is empty.
+ * ({@code management.endpoint.locks.show-values}), whether it force-releases a lock
+ * ({@code management.endpoint.locks.access}, read-only by default), and what it refuses
+ * when the key prefix is empty.
  */
 class LocksEndpointWebIntegrationTests {
 
@@ -105,6 +106,49 @@ class LocksEndpointWebIntegrationTests {
 	}
 
 	@Test
+	void givenTheDefaultReadOnlyAccessThenGetAnswersAndDeleteIsRefusedLeavingTheLockHeld() throws Exception {
+		withApplication((app) -> {
+			try (LockHandle held = app.locks().tryAcquire("stuck:1", TTL, Duration.ZERO).orElseThrow()) {
+				assertThat(app.getJson("/actuator/locks", null).read("$.locks[0].fencingToken", Long.class))
+					.isEqualTo(held.fencingToken());
+				assertThat(app.getJson("/actuator/locks/stuck:1", null).read("$.held", Boolean.class)).isTrue();
+				HttpResponse<String> release = app.send(app.request("/actuator/locks/stuck:1", null).DELETE());
+				assertThat(release.statusCode()).as(release.body()).isIn(404, 405);
+				assertThat(redis.endpoint().command("EXISTS", "lock:stuck:1")).isEqualTo(1L);
+			}
+		});
+	}
+
+	@Test
+	void givenUnrestrictedAccessThenDeleteForceReleasesTheLock() throws Exception {
+		withApplication((app) -> {
+			try (LockHandle held = app.locks().tryAcquire("stuck:2", TTL, Duration.ZERO).orElseThrow()) {
+				assertForceReleased(app, "stuck:2");
+			}
+		}, "management.endpoint.locks.access=unrestricted");
+	}
+
+	@Test
+	void givenTheDeprecatedForceReleaseEnabledAndNoAccessPropertyThenDeleteForceReleasesTheLock() throws Exception {
+		withApplication((app) -> {
+			try (LockHandle held = app.locks().tryAcquire("stuck:3", TTL, Duration.ZERO).orElseThrow()) {
+				assertForceReleased(app, "stuck:3");
+			}
+		}, "distlock.actuator.force-release-enabled=true");
+	}
+
+	@Test
+	void givenTheAccessPropertyAndTheDeprecatedForceReleaseEnabledThenTheAccessPropertyDecides() throws Exception {
+		withApplication((app) -> {
+			try (LockHandle held = app.locks().tryAcquire("stuck:4", TTL, Duration.ZERO).orElseThrow()) {
+				HttpResponse<String> release = app.send(app.request("/actuator/locks/stuck:4", null).DELETE());
+				assertThat(release.statusCode()).as(release.body()).isIn(404, 405);
+				assertThat(redis.endpoint().command("EXISTS", "lock:stuck:4")).isEqualTo(1L);
+			}
+		}, "management.endpoint.locks.access=read-only", "distlock.actuator.force-release-enabled=true");
+	}
+
+	@Test
 	void givenAnEmptyKeyPrefixThenInspectionAndForceReleaseAreRefusedAndNoRedisKeyIsTouched() throws Exception {
 		redis.endpoint().command("HSET", "cart:alice", "espresso-machine", "1");
 		withApplication((app) -> {
@@ -118,8 +162,15 @@ class LocksEndpointWebIntegrationTests {
 			assertThat(JsonPath.parse(release.body()).read("$.message", String.class))
 				.contains("distlock.key-prefix is empty");
 			assertThat(redis.endpoint().command("HGET", "cart:alice", "espresso-machine")).isEqualTo("1");
-		}, "distlock.key-prefix=", "distlock.actuator.force-release-enabled=true",
+		}, "distlock.key-prefix=", "management.endpoint.locks.access=unrestricted",
 				"management.endpoint.locks.show-values=always");
+	}
+
+	private static void assertForceReleased(App app, String key) throws Exception {
+		HttpResponse<String> release = app.send(app.request("/actuator/locks/" + key, null).DELETE());
+		assertThat(release.statusCode()).as(release.body()).isEqualTo(200);
+		assertThat(JsonPath.parse(release.body()).read("$.released", Boolean.class)).isTrue();
+		assertThat(redis.endpoint().command("EXISTS", "lock:" + key)).isEqualTo(0L);
 	}
 
 	private void withApplication(ApplicationCheck check, String... properties) throws Exception {

@@ -56,7 +56,7 @@ class RedlockLocksEndpointIntegrationTests {
 					"spring.data.redis.port=" + application.port(),
 					"distlock.redlock.nodes=" + String.join(",", redis.uris().subList(0, 5)),
 					"distlock.redlock.node-timeout=200ms", "management.endpoints.web.exposure.include=locks",
-					"management.endpoint.locks.show-values=always", "distlock.actuator.force-release-enabled=true");
+					"management.endpoint.locks.show-values=always");
 	}
 
 	@Test
