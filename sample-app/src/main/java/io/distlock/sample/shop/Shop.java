@@ -27,7 +27,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.stereotype.Service;
 
 /**
@@ -103,8 +102,7 @@ public class Shop {
 			boolean held = lock.isHeld();
 			heldThroughout &= held;
 			logger.info("Stocktake of product " + productId + ": " + second + " s of " + seconds + " s, lock '"
-					+ lock.key() + "' held: " + held + " (ttl "
-					+ DurationStyle.SIMPLE.print(this.properties.stocktakeTtl()) + ")");
+					+ lock.key() + "' held: " + held + " (ttl " + this.properties.stocktakeTtl().toMillis() + " ms)");
 		}
 		Product product = this.inventory.get(productId);
 		long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

@@ -104,13 +104,13 @@ final class DemoReport {
 		this.out.println("    than one already accepted, as for a purchase whose lock expired before it wrote.");
 		this.out.println("  fencing tokens: one per lock acquisition, increasing. They have 16 digits because");
 		this.out.println("    each is the Redis clock in microseconds when the lock was granted (raised above");
-		this.out.print("    the key's last token if that clock is behind it)");
+		this.out.println("    the key's last token if that clock is behind it).");
 		List<Long> tokens = locked.fencingTokens();
 		if (!tokens.isEmpty()) {
 			long first = tokens.get(0);
-			this.out.print(": " + first + " is " + Instant.EPOCH.plus(first, ChronoUnit.MICROS));
+			this.out.println(
+					"    The first above, " + first + ", is " + Instant.EPOCH.plus(first, ChronoUnit.MICROS) + ".");
 		}
-		this.out.println(".");
 		this.out.println();
 	}
 
