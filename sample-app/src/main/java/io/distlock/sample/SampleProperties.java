@@ -27,9 +27,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param node the name of this node, returned with every purchase
  * @param thinkTime how long a purchase pauses between reading and writing the stock
  * @param stocktakeDuration how long a stocktake works (whole seconds)
+ * @param stocktakeTtl the ttl of a stocktake's lock: shorter than the work, so the lock
+ * is only kept by renewal
  */
 @ConfigurationProperties("sample")
 public record SampleProperties(@DefaultValue("local") String node, @DefaultValue("20ms") Duration thinkTime,
-		@DefaultValue("5s") Duration stocktakeDuration) {
+		@DefaultValue("5s") Duration stocktakeDuration, @DefaultValue("2s") Duration stocktakeTtl) {
 
 }

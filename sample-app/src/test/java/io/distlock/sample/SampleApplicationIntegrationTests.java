@@ -21,7 +21,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
+import com.jayway.jsonpath.JsonPath;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
@@ -29,12 +33,14 @@ import io.distlock.sample.shop.Inventory;
 import io.distlock.sample.shop.Purchase;
 import io.distlock.sample.shop.Shop;
 import io.distlock.sample.shop.StaleFencingTokenException;
-import io.distlock.sample.shop.StockReport;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,8 +48,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The sample runs against the Redis given by the standard {@code spring.data.redis.*}
- * properties, a real redis-server here.
+ * properties, a real redis-server here, as one node or two.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class SampleApplicationIntegrationTests {
 
 	@RegisterExtension
@@ -74,7 +81,8 @@ class SampleApplicationIntegrationTests {
 		try (ConfigurableApplicationContext context = run("--spring.data.redis.url=" + redis.endpoint().uri())) {
 			LockTemplate locks = context.getBean(LockTemplate.class);
 			Inventory inventory = context.getBean(Inventory.class);
-			LockRequest unrenewed = LockRequest.of("1", Duration.ofMillis(200), Duration.ZERO).withAutoRenew(false);
+			LockRequest unrenewed = LockRequest.of("product:1", Duration.ofMillis(200), Duration.ZERO)
+				.withAutoRenew(false);
 			try (LockHandle paused = locks.tryAcquire(unrenewed).orElseThrow()) {
 				Thread.sleep(400);
 				try (LockHandle next = locks.tryAcquire(unrenewed).orElseThrow()) {
@@ -90,33 +98,35 @@ class SampleApplicationIntegrationTests {
 	}
 
 	@Test
-	void actuatorShowsTheHeldLocksAndTheHealthOfTheLockBackend() throws Exception {
-		try (ConfigurableApplicationContext context = run("--spring.data.redis.url=" + redis.endpoint().uri())) {
+	void actuatorShowsTheStocktakesLockWhileItWorksAndTheHealthOfTheLockBackend() throws Exception {
+		try (ConfigurableApplicationContext context = run("--spring.data.redis.url=" + redis.endpoint().uri(),
+				"--sample.stocktake-duration=3s")) {
 			String base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
 			HttpClient http = HttpClient.newHttpClient();
-			LockTemplate locks = context.getBean(LockTemplate.class);
-			try (LockHandle stocktake = locks
-				.tryAcquire(LockRequest.of("stocktake:1", Duration.ofSeconds(30), Duration.ZERO).withName("stocktake"))
-				.orElseThrow()) {
-				HttpResponse<String> held = http.send(
-						HttpRequest.newBuilder(URI.create(base + "/actuator/locks")).build(),
-						HttpResponse.BodyHandlers.ofString());
-				System.out.println("GET /actuator/locks: " + held.body());
-				assertThat(held.statusCode()).isEqualTo(200);
-				assertThat(held.body()).contains("\"key\":\"stocktake:1\"", "\"name\":\"stocktake\"",
-						"\"fencingToken\":" + stocktake.fencingToken(), "\"autoRenew\":true");
-				HttpResponse<String> one = http.send(
-						HttpRequest.newBuilder(URI.create(base + "/actuator/locks/stocktake:1")).build(),
-						HttpResponse.BodyHandlers.ofString());
-				System.out.println("GET /actuator/locks/stocktake:1: " + one.body());
-				assertThat(one.body()).contains("\"held\":true", "\"lastFencingToken\":" + stocktake.fencingToken());
-				// Force-release is off unless enabled.
-				HttpResponse<String> delete = http.send(
-						HttpRequest.newBuilder(URI.create(base + "/actuator/locks/stocktake:1")).DELETE().build(),
-						HttpResponse.BodyHandlers.ofString());
-				assertThat(delete.statusCode()).isEqualTo(405);
-				assertThat(redis.endpoint().command("EXISTS", "lock:stocktake:1")).isEqualTo(1L);
-			}
+			CompletableFuture<HttpResponse<String>> stocktake = http
+				.sendAsync(HttpRequest.newBuilder(URI.create(base + "/products/1/stocktake"))
+					.POST(HttpRequest.BodyPublishers.noBody())
+					.build(), HttpResponse.BodyHandlers.ofString());
+			String held = awaitHeldLock(http, base, "product:1");
+			System.out.println("GET /actuator/locks: " + held);
+			assertThat(held).contains("\"autoRenew\":true", "\"mode\":\"EXCLUSIVE\"");
+			HttpResponse<String> one = http.send(
+					HttpRequest.newBuilder(URI.create(base + "/actuator/locks/product:1")).build(),
+					HttpResponse.BodyHandlers.ofString());
+			System.out.println("GET /actuator/locks/product:1: " + one.body());
+			assertThat(one.body()).contains("\"held\":true");
+			// Force-release is off unless enabled.
+			HttpResponse<String> delete = http.send(
+					HttpRequest.newBuilder(URI.create(base + "/actuator/locks/product:1")).DELETE().build(),
+					HttpResponse.BodyHandlers.ofString());
+			assertThat(delete.statusCode()).isEqualTo(405);
+			assertThat(redis.endpoint().command("EXISTS", "lock:product:1")).isEqualTo(1L);
+
+			HttpResponse<String> counted = stocktake.get(30, TimeUnit.SECONDS);
+			assertThat(counted.statusCode()).isEqualTo(200);
+			long fencingToken = JsonPath.<Number>read(counted.body(), "$.fencingToken").longValue();
+			assertThat(held).contains("\"fencingToken\":" + fencingToken);
+			assertThat(one.body()).contains("\"lastFencingToken\":" + fencingToken);
 			HttpResponse<String> health = http.send(
 					HttpRequest.newBuilder(URI.create(base + "/actuator/health")).build(),
 					HttpResponse.BodyHandlers.ofString());
@@ -126,22 +136,44 @@ class SampleApplicationIntegrationTests {
 	}
 
 	@Test
-	void givenTwoNodesThenTheScheduledStockReportRunsOncePerInterval() throws Exception {
+	void givenTwoNodesThenTheScheduledStockReportRunsOncePerInterval(CapturedOutput output) throws Exception {
 		String[] settings = { "--spring.data.redis.url=" + redis.endpoint().uri(), "--sample.report-interval=300ms",
 				"--sample.report-min-hold=250ms" };
 		try (ConfigurableApplicationContext first = run(settings);
 				ConfigurableApplicationContext second = run(settings)) {
-			StockReport one = first.getBean(StockReport.class);
-			StockReport other = second.getBean(StockReport.class);
 			// Counted from when both nodes run: the first one reported alone before.
-			int before = one.runs() + other.runs();
+			int before = reports(output);
 			long start = System.nanoTime();
 			Thread.sleep(3000);
-			int runs = one.runs() + other.runs() - before;
+			int runs = reports(output) - before;
 			long intervals = (System.nanoTime() - start) / 300_000_000L;
 
 			// Both nodes fire every interval; one runs the report, the other skips it.
 			assertThat(runs).isBetween((int) intervals - 2, (int) intervals + 2);
+		}
+	}
+
+	// The reports both nodes logged so far.
+	private static int reports(CapturedOutput output) {
+		return output.getOut().split("Stock report by node ", -1).length - 1;
+	}
+
+	// The answer of the locks endpoint once it lists the given key as held.
+	private static String awaitHeldLock(HttpClient http, String base, String key) throws Exception {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (true) {
+			String body = http
+				.send(HttpRequest.newBuilder(URI.create(base + "/actuator/locks")).build(),
+						HttpResponse.BodyHandlers.ofString())
+				.body();
+			// Held, not only waited for: the key is also listed among the waiters.
+			List<?> held = JsonPath.read(body, "$.locks[?(@.key == '" + key + "')]");
+			if (!held.isEmpty()) {
+				return body;
+			}
+			assertThat(System.nanoTime() - deadline).as("the locks endpoint listed %s; last answer %s", key, body)
+				.isNegative();
+			Thread.sleep(50);
 		}
 	}
 

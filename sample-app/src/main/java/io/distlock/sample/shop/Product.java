@@ -29,22 +29,4 @@ package io.distlock.sample.shop;
  */
 public record Product(long id, String name, int received, int stock, long sold, long staleWritesRejected) {
 
-	/**
-	 * Return how many more units were sold than were ever in stock.
-	 * @return the oversold units, or zero
-	 */
-	public long oversold() {
-		return Math.max(0, this.sold - this.received);
-	}
-
-	/**
-	 * Return how many sales the stock counter missed: {@code received - stock} should be
-	 * {@code sold}, and each sale that wrote a stock value another sale had already
-	 * written is missing from it.
-	 * @return the lost stock updates, or zero
-	 */
-	public long lostUpdates() {
-		return Math.max(0, this.sold - (this.received - this.stock));
-	}
-
 }

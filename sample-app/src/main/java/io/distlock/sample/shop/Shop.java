@@ -37,12 +37,6 @@ import org.springframework.stereotype.Service;
 @Service
 public class Shop {
 
-	/**
-	 * The lease of a stocktake: shorter than the work, so the lock is only kept by
-	 * renewal.
-	 */
-	public static final String STOCKTAKE_TTL = "2s";
-
 	private static final Log logger = LogFactory.getLog(Shop.class);
 
 	private final Inventory inventory;
@@ -60,8 +54,10 @@ public class Shop {
 	}
 
 	/**
-	 * Sell one unit, holding the product's lock: at most one purchase of a product runs
-	 * at a time, across all nodes.
+	 * Sell one unit, holding the product's lock ({@code product:<id>}): at most one
+	 * purchase or stocktake of a product runs at a time, across all nodes. The key says
+	 * what it locks, so it never collides with another lock on the same id, such as an
+	 * order's.
 	 * @param productId the product
 	 * @return the purchase, with the lock's fencing token
 	 * @throws SoldOutException if no stock is left
@@ -69,7 +65,7 @@ public class Shop {
 	 * and a later holder has written it since
 	 * @throws io.distlock.LockAcquisitionException if the lock stayed busy for 5 seconds
 	 */
-	@DistributedLocked(key = "#productId", ttl = "10s", waitTime = "5s")
+	@DistributedLocked(key = "'product:' + #productId", ttl = "10s", waitTime = "5s")
 	public Purchase purchase(long productId) {
 		long fencingToken = LockContext.current().orElseThrow().fencingToken();
 		return sell(productId, fencingToken);
@@ -87,14 +83,15 @@ public class Shop {
 	}
 
 	/**
-	 * Count a product's stock and orders: slow work (5 seconds by default) under the
-	 * product's lock, whose ttl of 2 seconds it outlasts. The lease is renewed while the
-	 * work runs, so purchases of the product wait until it is done. Every second it asks
-	 * Redis whether the lock is still held, and logs the answer.
+	 * Count a product's stock and orders: slow work ({@code sample.stocktake-duration}, 5
+	 * seconds by default) under the product's lock, whose ttl
+	 * ({@code sample.stocktake-ttl}, 2 seconds by default) it outlasts. The lease is
+	 * renewed while the work runs, so purchases of the product wait until it is done.
+	 * Every second it asks Redis whether the lock is still held, and logs the answer.
 	 * @param productId the product
 	 * @return what was counted, and whether every check found the lock held
 	 */
-	@DistributedLocked(key = "#productId", ttl = STOCKTAKE_TTL, waitTime = "5s")
+	@DistributedLocked(key = "'product:' + #productId", ttl = "${sample.stocktake-ttl}", waitTime = "5s")
 	public Stocktake stocktake(long productId) {
 		LockHandle lock = LockContext.current().orElseThrow();
 		long start = System.nanoTime();
@@ -105,7 +102,7 @@ public class Shop {
 			boolean held = lock.isHeld();
 			heldThroughout &= held;
 			logger.info("Stocktake of product " + productId + ": " + second + " s of " + seconds + " s, lock '"
-					+ lock.key() + "' held: " + held + " (ttl " + STOCKTAKE_TTL + ")");
+					+ lock.key() + "' held: " + held + " (ttl " + this.properties.stocktakeTtl().toMillis() + " ms)");
 		}
 		Product product = this.inventory.get(productId);
 		long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

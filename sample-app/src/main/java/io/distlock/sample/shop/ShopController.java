@@ -18,8 +18,6 @@ package io.distlock.sample.shop;
 
 import java.util.List;
 
-import io.distlock.LockAcquisitionException;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -32,7 +30,8 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The shop's HTTP endpoints.
+ * The shop's HTTP endpoints. A lock that stays busy or a lock store that fails is
+ * answered by {@link LockExceptionHandler}.
  */
 @RestController
 @RequestMapping("/products")
@@ -92,16 +91,11 @@ public class ShopController {
 		return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, ex.getMessage());
 	}
 
-	// Nothing was sold: the purchase lost its lock before writing. Not 409, which means
-	// sold out to the shop's clients.
+	// Nothing was sold: the purchase lost its lock before writing, a fault of this node
+	// (paused longer than the ttl), not a conflict the client can wait out.
 	@ExceptionHandler
 	ProblemDetail staleWrite(StaleFencingTokenException ex) {
 		return ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, ex.getMessage());
-	}
-
-	@ExceptionHandler
-	ProblemDetail lockBusy(LockAcquisitionException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
 	}
 
 }

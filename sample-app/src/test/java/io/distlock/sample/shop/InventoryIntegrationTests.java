@@ -16,45 +16,39 @@
 
 package io.distlock.sample.shop;
 
-import io.distlock.test.RedisConnections;
-import io.distlock.test.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
+import io.distlock.test.RedisEndpoint;
+import io.distlock.test.autoconfigure.AutoConfigureRedisServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Integration tests for {@link Inventory}'s fenced stock write against a real
- * redis-server.
+ * redis-server, started by {@link AutoConfigureRedisServer @AutoConfigureRedisServer}.
  */
+@SpringBootTest
+@AutoConfigureRedisServer
 class InventoryIntegrationTests {
 
 	// Where RedisFencedWrites keeps the last accepted token of the stock.
 	private static final String FENCE = "shop:product:{1}:stock\u0000distlock-fence";
 
-	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+	@Autowired
+	private RedisEndpoint redis;
 
-	private LettuceConnectionFactory connectionFactory;
-
+	@Autowired
 	private Inventory inventory;
 
 	@BeforeEach
 	void stockAProduct() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.inventory = new Inventory(new StringRedisTemplate(this.connectionFactory));
+		// The fence outlives a restock, so start each test from an empty Redis.
+		this.redis.flushAll();
 		this.inventory.put(1, new NewProduct("Espresso machine", 50));
-	}
-
-	@AfterEach
-	void closeConnections() {
-		this.connectionFactory.destroy();
 	}
 
 	@Test
@@ -68,7 +62,7 @@ class InventoryIntegrationTests {
 		Product product = this.inventory.get(1);
 		assertThat(product.stock()).isEqualTo(49);
 		assertThat(product.staleWritesRejected()).isOne();
-		assertThat(redis.endpoint().command("GET", FENCE)).isEqualTo("1000");
+		assertThat(this.redis.command("GET", FENCE)).isEqualTo("1000");
 	}
 
 	@Test
@@ -78,7 +72,7 @@ class InventoryIntegrationTests {
 		this.inventory.writeStock(1, 47, 1_001);
 		assertThat(this.inventory.get(1).stock()).isEqualTo(47);
 		assertThat(this.inventory.get(1).staleWritesRejected()).isZero();
-		assertThat(redis.endpoint().command("GET", FENCE)).isEqualTo("1001");
+		assertThat(this.redis.command("GET", FENCE)).isEqualTo("1001");
 	}
 
 	@Test

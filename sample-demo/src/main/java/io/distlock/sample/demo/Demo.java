@@ -38,7 +38,6 @@ import io.distlock.sample.shop.NewProduct;
 import io.distlock.sample.shop.Order;
 import io.distlock.sample.shop.Product;
 import io.distlock.sample.shop.Purchase;
-import io.distlock.sample.shop.Shop;
 import io.distlock.sample.shop.Stocktake;
 import io.distlock.test.RedisServer;
 import org.jspecify.annotations.Nullable;
@@ -58,9 +57,15 @@ public final class Demo implements AutoCloseable {
 
 	private static final long PRODUCT = 1;
 
-	// The lock key of the product in Redis, with distlock's default key prefix. The shop
-	// never looks at it; the demo, like a test harness, reads its PTTL to show renewal.
-	private static final String LOCK_KEY = LockTemplate.DEFAULT_KEY_PREFIX + PRODUCT;
+	// The product's lock in Redis: the shop's key, product:<id>, with distlock's default
+	// key prefix. The shop never looks at it; the demo, like a test harness, reads its
+	// PTTL to show renewal.
+	private static final String LOCK_KEY = LockTemplate.DEFAULT_KEY_PREFIX + "product:" + PRODUCT;
+
+	// The long work: a stocktake that outlasts the ttl of its lock, set on every node.
+	private static final Duration STOCKTAKE_WORK = Duration.ofSeconds(5);
+
+	private static final Duration STOCKTAKE_TTL = Duration.ofSeconds(2);
 
 	private static final long WARM_UP_PRODUCT = 2;
 
@@ -177,7 +182,7 @@ public final class Demo implements AutoCloseable {
 		LongWorkResult longWork = null;
 		if (this.options.longWork()) {
 			longWork = longWork(report);
-			report.longWork(longWork);
+			report.longWork(longWork, LOCK_KEY);
 		}
 		DemoResult result = new DemoResult(names, unlocked, locked, longWork);
 		report.verdict(result, this.options);
@@ -205,6 +210,9 @@ public final class Demo implements AutoCloseable {
 	}
 
 	private void startNodes(List<String> redisArguments, DemoReport report) throws InterruptedException {
+		List<String> arguments = new ArrayList<>(redisArguments);
+		arguments.add("--sample.stocktake-duration=" + DurationStyle.SIMPLE.print(STOCKTAKE_WORK));
+		arguments.add("--sample.stocktake-ttl=" + DurationStyle.SIMPLE.print(STOCKTAKE_TTL));
 		Path logDirectory;
 		try {
 			logDirectory = Files.createTempDirectory("distlock-demo-");
@@ -214,7 +222,7 @@ public final class Demo implements AutoCloseable {
 		}
 		long start = System.nanoTime();
 		for (int i = 1; i <= this.options.nodes(); i++) {
-			Node node = Node.start(this.command, "node-" + i, redisArguments, logDirectory);
+			Node node = Node.start(this.command, "node-" + i, arguments, logDirectory);
 			synchronized (this) {
 				this.nodes.add(node);
 				if (this.closed) {
@@ -271,21 +279,24 @@ public final class Demo implements AutoCloseable {
 
 	private Sale sale(Node node, @Nullable HttpResponse<String> response, @Nullable Throwable failure) {
 		if (response == null) {
-			return new Sale(node.name(), 0, null, String.valueOf(failure));
+			return new Sale(node.name(), 0, null, null, String.valueOf(failure));
 		}
 		Long token = null;
+		String problemType = null;
 		if (response.statusCode() == 200) {
 			token = this.json.readValue(response.body(), Purchase.class).fencingToken();
 		}
-		return new Sale(node.name(), response.statusCode(), token, null);
+		else if (response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json")) {
+			problemType = this.json.readValue(response.body(), Problem.class).type();
+		}
+		return new Sale(node.name(), response.statusCode(), problemType, token, null);
 	}
 
 	private LongWorkResult longWork(DemoReport report) throws InterruptedException {
 		put(PRODUCT, new NewProduct("Espresso machine", this.options.stock()));
 		Node stocktakeNode = this.nodes.get(0);
 		Node purchaseNode = this.nodes.get(Math.min(1, this.nodes.size() - 1));
-		Duration ttl = DurationStyle.detectAndParse(Shop.STOCKTAKE_TTL);
-		report.longWorkStarting(stocktakeNode.name(), purchaseNode.name(), ttl);
+		report.longWorkStarting(stocktakeNode.name(), purchaseNode.name(), STOCKTAKE_WORK, STOCKTAKE_TTL);
 		AtomicLong stocktakeAnsweredAt = new AtomicLong();
 		long start = System.nanoTime();
 		CompletableFuture<HttpResponse<String>> stocktake = this.http
@@ -294,10 +305,10 @@ public final class Demo implements AutoCloseable {
 		CompletableFuture<List<Long>> leaseLeft = CompletableFuture
 			.supplyAsync(() -> sampleLeaseLeft(stocktake, start));
 		// Past the ttl: without renewal, the lock would have expired by now.
-		Thread.sleep(ttl.plusMillis(500).toMillis());
+		Thread.sleep(STOCKTAKE_TTL.plusMillis(500).toMillis());
 		// What the stocktake's node says it holds, through its locks endpoint.
-		HttpResponse<String> heldLocks = send(
-				HttpRequest.newBuilder(stocktakeNode.uri("/actuator/locks")).timeout(REQUEST_TIMEOUT).GET().build());
+		HeldLocks heldLocks = get(stocktakeNode, "/actuator/locks", new TypeReference<>() {
+		});
 		Duration purchaseSent = Duration.ofNanos(System.nanoTime() - start);
 		HttpResponse<String> purchase = post(purchaseNode, "/products/" + PRODUCT + "/purchase");
 		Duration purchaseAnswered = Duration.ofNanos(System.nanoTime() - start);
@@ -312,8 +323,7 @@ public final class Demo implements AutoCloseable {
 				? this.json.readValue(purchase.body(), Purchase.class).fencingToken() : null;
 		return new LongWorkResult(result, stocktakeAnswered, purchaseNode.name(), purchaseSent, purchaseAnswered,
 				purchase.statusCode(), purchaseToken, stocktakeNode.logLines("Stocktake of product " + PRODUCT),
-				leaseLeft.join(), (heldLocks.statusCode() == 200) ? heldLocks.body()
-						: "HTTP " + heldLocks.statusCode() + " " + heldLocks.body());
+				leaseLeft.join(), heldLocks.locks());
 	}
 
 	// The lock's remaining lease once a second while the stocktake runs, when the demo
@@ -382,6 +392,14 @@ public final class Demo implements AutoCloseable {
 					+ response.statusCode() + ": " + response.body());
 		}
 		return response;
+	}
+
+	// What the demo reads of a problem detail (RFC 9457).
+	record Problem(@Nullable String type) {
+	}
+
+	// What the demo reads of GET /actuator/locks.
+	record HeldLocks(List<HeldLock> locks) {
 	}
 
 	static double seconds(Duration duration) {

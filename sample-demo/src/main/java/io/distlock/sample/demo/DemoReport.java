@@ -18,6 +18,8 @@ package io.distlock.sample.demo;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -71,12 +73,12 @@ final class DemoReport {
 		row("units in stock at start", unlocked, locked, (race) -> race.product().received());
 		row("units sold (HTTP 200)", unlocked, locked, RaceResult::sold);
 		row("turned away: sold out (409)", unlocked, locked, RaceResult::soldOut);
-		row("turned away: lock busy (503)", unlocked, locked, RaceResult::lockBusy);
+		row("turned away: lock busy (409)", unlocked, locked, RaceResult::lockBusy);
 		row("failed requests", unlocked, locked, RaceResult::failed);
 		row("final stock", unlocked, locked, (race) -> race.product().stock());
 		row("orders stored", unlocked, locked, (race) -> race.product().sold());
 		row("OVERSOLD", unlocked, locked, RaceResult::oversold);
-		row("lost stock updates", unlocked, locked, (race) -> race.product().lostUpdates());
+		row("lost stock updates", unlocked, locked, RaceResult::lostUpdates);
 		row("stale writes rejected", unlocked, locked, (race) -> race.product().staleWritesRejected());
 		Map<String, Long> unlockedShares = unlocked.salesByNode(nodes);
 		Map<String, Long> lockedShares = locked.salesByNode(nodes);
@@ -88,17 +90,39 @@ final class DemoReport {
 		row("fencing tokens", tokens(unlocked), tokens(locked));
 		row("  increasing in sale order", increasing(unlocked), increasing(locked));
 		this.out.println();
+		terms(locked);
 	}
 
-	void longWorkStarting(String stocktakeNode, String purchaseNode, Duration ttl) {
+	// What the rows that are not plain counts mean.
+	private void terms(RaceResult locked) {
+		this.out.println("  failed requests: no answer, or another status, such as 503 when Redis failed.");
+		this.out.println("  OVERSOLD: orders stored beyond the units in stock at start.");
+		this.out.println("  lost stock updates: sales the stock counter does not show, orders stored minus");
+		this.out.println("    (stock at start - final stock). Two purchases that read the same stock both");
+		this.out.println("    write the same new stock, and one sale leaves no trace in the counter.");
+		this.out.println("  stale writes rejected: stock writes refused because their fencing token was lower");
+		this.out.println("    than one already accepted, as for a purchase whose lock expired before it wrote.");
+		this.out.println("  fencing tokens: one per lock acquisition, increasing. They have 16 digits because");
+		this.out.println("    each is the Redis clock in microseconds when the lock was granted (raised above");
+		this.out.println("    the key's last token if that clock is behind it).");
+		List<Long> tokens = locked.fencingTokens();
+		if (!tokens.isEmpty()) {
+			long first = tokens.get(0);
+			this.out.println(
+					"    The first above, " + first + ", is " + Instant.EPOCH.plus(first, ChronoUnit.MICROS) + ".");
+		}
+		this.out.println();
+	}
+
+	void longWorkStarting(String stocktakeNode, String purchaseNode, Duration work, Duration ttl) {
 		this.out.printf(
-				"Long work: POST /products/1/stocktake on %s works 5 s under the product's lock, whose ttl is %d s;%n",
-				stocktakeNode, ttl.toSeconds());
+				"Long work: POST /products/1/stocktake on %s works %d s under the product's lock, whose ttl is %d s;%n",
+				stocktakeNode, work.toSeconds(), ttl.toSeconds());
 		this.out.printf("%.1f s in (after the ttl), POST /products/1/purchase goes to %s ...%n",
 				Demo.seconds(ttl.plusMillis(500)), purchaseNode);
 	}
 
-	void longWork(LongWorkResult result) {
+	void longWork(LongWorkResult result, String lockKey) {
 		Stocktake stocktake = result.stocktake();
 		this.out
 			.println("  " + stocktake.node() + " logged, once a second (the lease is renewed every third of the ttl):");
@@ -106,10 +130,17 @@ final class DemoReport {
 			this.out.println("    " + shorten(line));
 		}
 		if (!result.leaseLeftMillis().isEmpty()) {
-			this.out.println("  the lease left in Redis, read by the demo once a second: "
+			this.out.println("  the lease left in Redis (PTTL " + lockKey + "), read by the demo once a second: "
 					+ String.join(", ", result.leaseLeftMillis().stream().map((pttl) -> pttl + " ms").toList()));
 		}
-		this.out.println("  GET /actuator/locks on " + stocktake.node() + " while it worked: " + result.heldLocks());
+		this.out.printf("  GET /actuator/locks on %s at %.1f s listed%s%n", stocktake.node(),
+				Demo.seconds(result.purchaseSent()), result.heldLocks().isEmpty() ? " no lock" : ":");
+		for (HeldLock lock : result.heldLocks()) {
+			this.out.printf("    '%s': fencing token %d, held for %.2f s, lease left %s, renewed: %s%n", lock.key(),
+					lock.fencingToken(), Demo.seconds(lock.heldFor()), (lock.leaseRemaining() != null)
+							? String.format("%.2f s", Demo.seconds(lock.leaseRemaining())) : "none",
+					lock.autoRenew() ? "yes" : "no");
+		}
 		this.out.printf("  stocktake: answered after %.2f s, lock held at every check: %s, fencing token %d%n",
 				Demo.seconds(result.stocktakeAnswered()), stocktake.heldThroughout() ? "yes" : "NO",
 				stocktake.fencingToken());

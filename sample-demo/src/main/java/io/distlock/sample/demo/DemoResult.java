@@ -37,7 +37,7 @@ public record DemoResult(List<String> nodes, RaceResult unlocked, RaceResult loc
 	 * @return whether the lock did its job
 	 */
 	public boolean isSafe() {
-		return this.locked.oversold() == 0 && this.locked.product().lostUpdates() == 0
+		return this.locked.oversold() == 0 && this.locked.lostUpdates() == 0
 				&& (this.longWork == null || this.longWork.isSafe());
 	}
 

@@ -36,12 +36,12 @@ import org.jspecify.annotations.Nullable;
  * @param log the stocktake node's log lines about the lock
  * @param leaseLeftMillis the lock's remaining lease in Redis ({@code PTTL}), read by the
  * demo once a second while the stocktake ran; empty with an external Redis
- * @param heldLocks what {@code GET /actuator/locks} on the stocktake's node answered past
- * the ttl, while the stocktake ran
+ * @param heldLocks the locks {@code GET /actuator/locks} on the stocktake's node listed
+ * past the ttl, while the stocktake ran
  */
 public record LongWorkResult(Stocktake stocktake, Duration stocktakeAnswered, String purchaseNode,
 		Duration purchaseSent, Duration purchaseAnswered, int purchaseStatus, @Nullable Long purchaseToken,
-		List<String> log, List<Long> leaseLeftMillis, String heldLocks) {
+		List<String> log, List<Long> leaseLeftMillis, List<HeldLock> heldLocks) {
 
 	/**
 	 * Return whether the lock stayed held for the whole stocktake: every check found it

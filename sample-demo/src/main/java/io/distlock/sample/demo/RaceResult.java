@@ -43,7 +43,7 @@ public record RaceResult(String endpoint, int buyers, List<Sale> sales, Product 
 	 * @return the units sold
 	 */
 	public long sold() {
-		return count(200);
+		return this.sales.stream().filter(Sale::sold).count();
 	}
 
 	/**
@@ -51,19 +51,20 @@ public record RaceResult(String endpoint, int buyers, List<Sale> sales, Product 
 	 * @return the sold-out answers
 	 */
 	public long soldOut() {
-		return count(409);
+		return this.sales.stream().filter(Sale::soldOut).count();
 	}
 
 	/**
-	 * Return how many purchases gave up waiting for the lock (HTTP 503).
+	 * Return how many purchases gave up waiting for the lock (HTTP 409, lock busy).
 	 * @return the lock-busy answers
 	 */
 	public long lockBusy() {
-		return count(503);
+		return this.sales.stream().filter(Sale::lockBusy).count();
 	}
 
 	/**
-	 * Return how many purchases failed otherwise (no answer, or another status).
+	 * Return how many purchases failed otherwise: no answer, or another status, such as
+	 * 503 for a lock store that failed.
 	 * @return the failures
 	 */
 	public long failed() {
@@ -71,11 +72,21 @@ public record RaceResult(String endpoint, int buyers, List<Sale> sales, Product 
 	}
 
 	/**
-	 * Return how many more units were sold than were in stock.
-	 * @return the oversold units
+	 * Return how many more units were sold than were ever in stock.
+	 * @return the oversold units, or zero
 	 */
 	public long oversold() {
-		return this.product.oversold();
+		return Math.max(0, this.product.sold() - this.product.received());
+	}
+
+	/**
+	 * Return how many sales the stock counter missed: {@code received - stock} should be
+	 * the orders stored, and each sale that wrote a stock value another sale had already
+	 * written is missing from it.
+	 * @return the lost stock updates, or zero
+	 */
+	public long lostUpdates() {
+		return Math.max(0, this.product.sold() - (this.product.received() - this.product.stock()));
 	}
 
 	/**
@@ -113,10 +124,6 @@ public record RaceResult(String endpoint, int buyers, List<Sale> sales, Product 
 			}
 		}
 		return true;
-	}
-
-	private long count(int status) {
-		return this.sales.stream().filter((sale) -> sale.status() == status).count();
 	}
 
 }

@@ -14,30 +14,23 @@
  * limitations under the License.
  */
 
-package io.distlock.sample.shop;
+package io.distlock.sample.demo;
 
-import org.junit.jupiter.api.Test;
+import java.time.Duration;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Tests for {@link Product}.
+ * One lock a node holds, as its {@code GET /actuator/locks} lists it.
+ *
+ * @param key the lock key, without the key prefix
+ * @param fencingToken the lock's fencing token
+ * @param heldFor how long the lock has been held
+ * @param leaseRemaining the lease left as of the last renewal, or {@code null} once it
+ * ran out
+ * @param autoRenew whether the lease is renewed while the lock is held
  */
-class ProductTests {
-
-	@Test
-	void consistent() {
-		Product product = new Product(1, "p", 50, 0, 50, 0);
-		assertThat(product.oversold()).isZero();
-		assertThat(product.lostUpdates()).isZero();
-	}
-
-	@Test
-	void oversoldWithLostUpdates() {
-		// 200 orders, but the stock counter only went from 50 to 45.
-		Product product = new Product(1, "p", 50, 45, 200, 0);
-		assertThat(product.oversold()).isEqualTo(150);
-		assertThat(product.lostUpdates()).isEqualTo(195);
-	}
+public record HeldLock(String key, long fencingToken, Duration heldFor, @Nullable Duration leaseRemaining,
+		boolean autoRenew) {
 
 }
