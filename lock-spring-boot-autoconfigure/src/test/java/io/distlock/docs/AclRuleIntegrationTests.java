@@ -42,8 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.InstanceOfAssertFactories.LIST;
 
 /**
- * Runs every kind of lock as the least-privilege user whose ACL rule docs/deployments.md shows,
- * and checks that Redis refused it nothing: that rule is exactly what distlock needs.
+ * Runs every kind of lock as the least-privilege user whose ACL rule docs/deployments.md
+ * shows, and checks that Redis refused it nothing: that rule is exactly what distlock
+ * needs.
  */
 public class AclRuleIntegrationTests {
 
@@ -84,7 +85,8 @@ public class AclRuleIntegrationTests {
 	private List<String> rule() throws IOException {
 		List<String> rule = documentedRule();
 		if (!isRedis7()) {
-			// As docs/deployments.md says: Redis 6.2 knows no sharded pub/sub, and its ACL log
+			// As docs/deployments.md says: Redis 6.2 knows no sharded pub/sub, and its
+			// ACL log
 			// records the CLIENT subcommands that Lettuce 7 tries while connecting, which
 			// Redis 7.0 rejects as unknown before any ACL check.
 			rule.removeAll(REDIS_7_ONLY);
@@ -150,7 +152,8 @@ public class AclRuleIntegrationTests {
 			.stream()
 			.filter((candidate) -> candidate.startsWith(RULE_START))
 			.findFirst()
-			.orElseThrow(() -> new IllegalStateException("docs/deployments.md shows no line starting with " + RULE_START));
+			.orElseThrow(
+					() -> new IllegalStateException("docs/deployments.md shows no line starting with " + RULE_START));
 		return splitArgs(line.substring(RULE_START.length()));
 	}
 
