@@ -47,6 +47,14 @@ import org.springframework.util.ClassUtils;
  */
 final class KeyExpressionParser {
 
+	/**
+	 * What to do when a key refers to a parameter by name and the names are not in the
+	 * class file: said at startup, and by {@link NullKeyHint} for a call.
+	 */
+	static final String PARAMETER_NAMES_REMEDY = "Compile with the '-parameters' flag (Maven: "
+			+ "<parameters>true</parameters> in maven-compiler-plugin; Gradle: options.compilerArgs << "
+			+ "'-parameters'), or refer to the argument by position: #p0, #p1, ...";
+
 	// Characters without which a key cannot be SpEL that reads anything from the call.
 	private static final Pattern SPEL_MARKERS = Pattern.compile("[#@'\"(+?\\[]");
 
@@ -143,12 +151,10 @@ final class KeyExpressionParser {
 			return index;
 		}
 		if (names == null) {
-			throw LockOperationParser.invalid(method, attribute, attribute + " '" + key + "' refers to parameter '"
-					+ variable
-					+ "' by name, but the parameter names of this method are not in its class file, so every call "
-					+ "would lock the same key. Compile with the '-parameters' flag (Maven: <parameters>true</parameters> "
-					+ "in maven-compiler-plugin; Gradle: options.compilerArgs << '-parameters'), or refer to the "
-					+ "argument by position: #p0, #p1, ...");
+			throw LockOperationParser
+				.invalid(method, attribute, attribute + " '" + key + "' refers to parameter '" + variable
+						+ "' by name, but the parameter names of this method are not in its class file, so every call "
+						+ "would lock the same key. " + PARAMETER_NAMES_REMEDY);
 		}
 		int index = Arrays.asList(names).indexOf(variable);
 		if (index < 0) {

@@ -60,9 +60,7 @@ final class NullKeyHint {
 		String byName = (names == null) ? variableByName(key.source()) : null;
 		if (byName != null) {
 			return "evaluated to null: the parameter names of this method are not in its class file, so #" + byName
-					+ " is always null. Compile with the '-parameters' flag (Maven: <parameters>true</parameters> "
-					+ "in maven-compiler-plugin; Gradle: options.compilerArgs << '-parameters'), or refer to the "
-					+ "argument by position: #p0, #p1, ...";
+					+ " is always null. " + KeyExpressionParser.PARAMETER_NAMES_REMEDY;
 		}
 		return "evaluated to null: " + nullArguments(key, args, names) + ". Pass a non-null argument or, if such "
 				+ "calls may share one lock, give a default with the Elvis operator, for example "
