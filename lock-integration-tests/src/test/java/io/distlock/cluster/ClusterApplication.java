@@ -26,6 +26,7 @@ import io.distlock.redis.ReactiveRedisLockClient;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.ShardedReleaseNotifier;
 import io.distlock.test.RedisCluster;
+import io.distlock.test.RedisConnections;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 
@@ -126,7 +127,7 @@ final class ClusterApplication implements AutoCloseable {
 	public void close() {
 		this.renewer.close();
 		this.notifier.close();
-		this.connectionFactory.destroy();
+		RedisConnections.destroy(this.connectionFactory);
 	}
 
 }

@@ -134,7 +134,7 @@ class RedisFencedWritesIntegrationTests {
 				}
 			}
 			finally {
-				clustered.destroy();
+				RedisConnections.destroy(clustered);
 			}
 		}
 	}

@@ -208,7 +208,7 @@ class RedisLockClientRenewAllIntegrationTests {
 				assertThat(scriptCalls(admin) - callsBefore).isEqualTo(slots).isLessThan(keys.size());
 			}
 			finally {
-				factory.destroy();
+				RedisConnections.destroy(factory);
 			}
 		}
 	}

@@ -49,7 +49,7 @@ class RedisStoreOnClusterContractIntegrationTests extends LockStoreContractTests
 
 	@AfterEach
 	void destroyClient() {
-		this.connectionFactory.destroy();
+		RedisConnections.destroy(this.connectionFactory);
 	}
 
 	@Override

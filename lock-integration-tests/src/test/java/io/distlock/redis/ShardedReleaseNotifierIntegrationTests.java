@@ -81,7 +81,7 @@ class ShardedReleaseNotifierIntegrationTests {
 	void stopNotifier() {
 		if (this.notifier != null) {
 			this.notifier.close();
-			this.connectionFactory.destroy();
+			RedisConnections.destroy(this.connectionFactory);
 		}
 	}
 

@@ -19,6 +19,7 @@ package io.distlock.test;
 import java.time.Duration;
 import java.util.HashSet;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
@@ -41,6 +42,8 @@ public final class RedisConnections {
 	 * The command timeout tests use, short so that a stopped server fails a test fast.
 	 */
 	public static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+	private static final String LETTUCE_CONNECTION_PROVIDER = "io.lettuce.core.internal.AsyncConnectionProvider";
 
 	private RedisConnections() {
 	}
@@ -151,6 +154,34 @@ public final class RedisConnections {
 		}
 		LettuceClientConfiguration client = builder.clientOptions(options.build()).build();
 		return started(new LettuceConnectionFactory(server, client));
+	}
+
+	/**
+	 * Destroy a factory and make sure its Lettuce client is shut down. Lettuce 6 and 7
+	 * can fail closing a cluster connection while one of its node connections completes
+	 * ({@code AsyncConnectionProvider.Sync} marks the connection complete a moment before
+	 * it stores it, and a close in that moment reads {@code null}). The factory then
+	 * throws that {@link NullPointerException} out of {@code destroy()} and leaves its
+	 * client running; this method shuts the client down instead, by which time the node
+	 * connection is stored and closes with it. Any other failure is rethrown.
+	 * @param factory the factory to destroy
+	 */
+	public static void destroy(LettuceConnectionFactory factory) {
+		AbstractRedisClient client = factory.isRunning() ? factory.getNativeClient() : null;
+		try {
+			factory.destroy();
+		}
+		catch (NullPointerException ex) {
+			if (client == null || !isLettuceCloseRace(ex)) {
+				throw ex;
+			}
+			client.shutdown(Duration.ZERO, TIMEOUT);
+		}
+	}
+
+	private static boolean isLettuceCloseRace(NullPointerException ex) {
+		StackTraceElement[] trace = ex.getStackTrace();
+		return trace.length > 0 && trace[0].getClassName().startsWith(LETTUCE_CONNECTION_PROVIDER);
 	}
 
 	private static LettuceConnectionFactory started(LettuceConnectionFactory factory) {
