@@ -19,6 +19,7 @@ package io.distlock.redis;
 import java.time.Duration;
 
 import io.distlock.core.AcquireResult;
+import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
 import io.lettuce.core.ReadFrom;
 import org.junit.jupiter.api.AfterAll;
@@ -85,7 +86,7 @@ class RedisLockClientReadFromReplicaIntegrationTests {
 
 	@AfterEach
 	void destroyClient() {
-		this.connectionFactory.destroy();
+		RedisConnections.destroy(this.connectionFactory);
 	}
 
 	@Test
