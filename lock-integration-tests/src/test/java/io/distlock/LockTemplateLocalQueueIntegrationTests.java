@@ -108,6 +108,41 @@ class LockTemplateLocalQueueIntegrationTests {
 	}
 
 	@Test
+	void givenLocksThatAreNotRenewedWhenSixteenThreadsLoopOnOneKeyThenSectionsNeverOverlapAndTheLockIsHandedOver()
+			throws Exception {
+		Sections sections = Sections.run(this.template, LockRequest.of("k", TTL, WAIT).withAutoRenew(false), 16, 50);
+		assertThat(sections.overlaps()).isZero();
+		assertThat(sections.count()).isEqualTo(16 * 50);
+		assertThat(sections.tokensNotIncreasing.get()).isZero();
+		assertThat(this.client.handedOver.get()).isPositive();
+		assertThat(this.template.localQueues()).isZero();
+		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
+	}
+
+	@Test
+	void givenALockNotRenewedWhenItsHolderOutlivesItsTtlThenTheNextThreadOfThisApplicationTakesItAtItsLeaseEnd()
+			throws Exception {
+		LockHandle first = this.template
+			.tryAcquire(LockRequest.of("k", Duration.ofMillis(500), WAIT).withAutoRenew(false))
+			.orElseThrow();
+		CompletableFuture<LockHandle> next = CompletableFuture.supplyAsync(
+				() -> this.template.tryAcquire(LockRequest.of("k", TTL, WAIT).withAutoRenew(false)).orElseThrow(),
+				this.threads);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.template.localWaiters("k") == 1 || next.isDone());
+		// The first holder runs on and has not released: the lease it asked for decides.
+		try (LockHandle second = next.get(10, TimeUnit.SECONDS)) {
+			assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+			first.close();
+			assertThat(second.isHeld()).isTrue();
+			assertThat((Long) redis.endpoint().command("PTTL", "lock:k"))
+				.isGreaterThan(Duration.ofSeconds(1).toMillis());
+		}
+		assertThat(this.client.handedOver.get()).isZero();
+		assertThat(this.template.localQueues()).isZero();
+		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
+	}
+
+	@Test
 	void givenSixteenThreadsOnOneKeyWhenQueuedLocallyThenRedisRunsFewerCommandsPerSectionThanWithoutTheQueue()
 			throws Exception {
 		LockTemplate withoutQueue = template(new PlainClient(this.redisClient), this.connectionFactory);
@@ -411,9 +446,13 @@ class LockTemplateLocalQueueIntegrationTests {
 		private CriticalSections critical;
 
 		static Sections run(LockTemplate template, int threads, int perThread) throws Exception {
+			return run(template, LockRequest.of("k", TTL, WAIT), threads, perThread);
+		}
+
+		static Sections run(LockTemplate template, LockRequest request, int threads, int perThread) throws Exception {
 			Sections sections = new Sections();
 			sections.critical = CriticalSections.run(threads, perThread,
-					(section) -> template.execute(LockRequest.of("k", TTL, WAIT), (lock) -> {
+					(section) -> template.execute(request, (lock) -> {
 						if (sections.lastToken.getAndSet(lock.fencingToken()) >= lock.fencingToken()) {
 							sections.tokensNotIncreasing.incrementAndGet();
 						}

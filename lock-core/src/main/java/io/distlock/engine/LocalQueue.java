@@ -86,8 +86,8 @@ final class LocalQueue {
 	 * Take a ticket: active at once when no thread of this application contends for or
 	 * holds the lock, waiting otherwise.
 	 */
-	QueueTicket enter(String ownerToken, Duration ttl) {
-		QueueTicket ticket = new QueueTicket(this, this.lock, ownerToken, ttl);
+	QueueTicket enter(String ownerToken, Duration ttl, boolean renewed) {
+		QueueTicket ticket = new QueueTicket(this, this.lock, ownerToken, ttl, renewed);
 		this.lock.lock();
 		try {
 			if (this.active == null) {
@@ -144,9 +144,19 @@ final class LocalQueue {
 						if (left <= 0) {
 							this.waiting.remove(ticket);
 							ticket.state = QueueTicket.State.DONE;
+							watchLease();
 							return Turn.TIMED_OUT;
 						}
-						awaitNanos(ticket, left);
+						long leaseLeft = leaseLeft(now);
+						if (leaseLeft <= 0 && this.waiting.peekFirst() == ticket) {
+							// The holder's lease ran out: the lock goes to whoever asks
+							// in the store, this ticket first among the threads here.
+							leaseEnded();
+							break;
+						}
+						long wait = (leaseLeft > 0) ? Math.min(left, leaseLeft) : left;
+						ticket.wakeAtNanos = now + wait;
+						awaitNanos(ticket, wait);
 						break;
 					default:
 						throw new IllegalStateException("QueueTicket " + ticket.state + " cannot wait");
@@ -155,6 +165,45 @@ final class LocalQueue {
 		}
 		finally {
 			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Return how long the lease of the holding ticket has left when it is not renewed, or
+	 * {@link Long#MAX_VALUE} while no such lease runs.
+	 */
+	private long leaseLeft(long now) {
+		QueueTicket holder = this.active;
+		if (holder == null || holder.state != QueueTicket.State.HOLDING || holder.renewed()) {
+			return Long.MAX_VALUE;
+		}
+		return holder.leaseEndNanos - now;
+	}
+
+	/**
+	 * The lease of the holding ticket, not renewed, ran out while its code runs on: the
+	 * first waiting ticket contends in the store, as it would have without this queue.
+	 * The holder's release later hands nothing over and lets nobody else in.
+	 */
+	private void leaseEnded() {
+		QueueTicket holder = this.active;
+		if (holder != null) {
+			holder.state = QueueTicket.State.LOST;
+			this.streaking = false;
+			promoteNext(holder, false);
+		}
+	}
+
+	/**
+	 * Wake the first waiting ticket when the lease of the holder, not renewed, runs out
+	 * before that ticket would wake anyway.
+	 */
+	private void watchLease() {
+		QueueTicket first = this.waiting.peekFirst();
+		long now = System.nanoTime();
+		long leaseLeft = leaseLeft(now);
+		if (first != null && leaseLeft != Long.MAX_VALUE && now + leaseLeft - first.wakeAtNanos < 0) {
+			first.turn.signal();
 		}
 	}
 
@@ -169,13 +218,17 @@ final class LocalQueue {
 				Thread.currentThread().interrupt();
 				return;
 			}
-			if (ticket.state == QueueTicket.State.WAITING) {
+			boolean waited = ticket.state == QueueTicket.State.WAITING;
+			if (waited) {
 				this.waiting.remove(ticket);
 			}
 			else {
 				promoteNext(ticket, false);
 			}
 			ticket.state = QueueTicket.State.DONE;
+			if (waited) {
+				watchLease();
+			}
 			throw ex;
 		}
 	}
@@ -184,12 +237,14 @@ final class LocalQueue {
 	 * Record the outcome of the active ticket's attempt in the store: it holds the lock,
 	 * or it is done and the next ticket contends.
 	 */
-	void contended(QueueTicket ticket, boolean acquired) {
+	void contended(QueueTicket ticket, boolean acquired, long sentAtNanos) {
 		this.lock.lock();
 		try {
 			if (acquired) {
 				ticket.state = QueueTicket.State.HOLDING;
+				ticket.leaseEndNanos = sentAtNanos + ticket.ttl().toNanos();
 				this.streaking = false;
+				watchLease();
 			}
 			else {
 				promoteNext(ticket, false);
@@ -239,10 +294,12 @@ final class LocalQueue {
 		try {
 			next.fencingToken = fencingToken;
 			next.sentAtNanos = sentAtNanos;
+			next.leaseEndNanos = sentAtNanos + next.ttl().toNanos();
 			next.state = QueueTicket.State.HOLDING;
 			this.active = next;
 			holder.state = QueueTicket.State.DONE;
 			next.turn.signal();
+			watchLease();
 		}
 		finally {
 			this.lock.unlock();

@@ -58,25 +58,26 @@ final class LocalQueues {
 	}
 
 	/**
-	 * Tell whether the request queues locally: an exclusive, non-fair, auto-renewed lock
-	 * without minimum hold time, waited for, on a store that can hand locks over. Locks
-	 * that are not renewed must go to whoever asks once their lease ran out, and a lock
-	 * kept for its minimum hold time is not released when its code ends.
+	 * Tell whether the request queues locally: an exclusive, non-fair lock without
+	 * minimum hold time, waited for, on a store that can hand locks over. A lock kept for
+	 * its minimum hold time is not released when its code ends. A lock that is not
+	 * renewed queues too, and goes to whoever asks once its lease ran out, the first
+	 * thread of this queue among them (see {@link LocalQueue#await}).
 	 */
 	boolean applies(LockRequest request, LockKind kind) {
 		return this.client != null && kind.mode() == LockMode.EXCLUSIVE && !kind.isPermit() && !request.fair()
-				&& !request.waitTime().isZero() && request.autoRenew() && request.minHold().isZero();
+				&& !request.waitTime().isZero() && request.minHold().isZero();
 	}
 
 	/**
 	 * Enter the queue of the resource.
 	 */
-	QueueTicket enter(String resource, String ownerToken, Duration ttl) {
+	QueueTicket enter(String resource, String ownerToken, Duration ttl, boolean renewed) {
 		QueueTicket[] ticket = new QueueTicket[1];
 		this.queues.compute(resource, (key, queue) -> {
 			LocalQueue entered = (queue != null) ? queue : new LocalQueue(resource);
 			entered.tickets++;
-			ticket[0] = entered.enter(ownerToken, ttl);
+			ticket[0] = entered.enter(ownerToken, ttl, renewed);
 			return entered;
 		});
 		return ticket[0];
@@ -115,11 +116,11 @@ final class LocalQueues {
 						Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), false, kind);
 			}
 			catch (InterruptedException | RuntimeException ex) {
-				queue.contended(ticket, false);
+				queue.contended(ticket, false, 0);
 				throw ex;
 			}
 			holding = attempt.result() instanceof AcquireResult.Acquired;
-			queue.contended(ticket, holding);
+			queue.contended(ticket, holding, attempt.sentAtNanos());
 			return attempt;
 		}
 		finally {

@@ -73,7 +73,7 @@ final class LockPipeline {
 		String owner = stack.newOwnerToken(request.name());
 		Observation acquiring = stack.observations().acquiring(request.key(), request.name());
 		QueueTicket ticket = stack.localQueues().applies(request, kind)
-				? stack.localQueues().enter(resource, owner, request.ttl()) : null;
+				? stack.localQueues().enter(resource, owner, request.ttl(), request.autoRenew()) : null;
 		Attempt attempt;
 		WaitingLocks.Waiting waiting = request.waitTime().isZero() ? null
 				: stack.settings().getWaitingLocks().begin(request.key(), request.name());

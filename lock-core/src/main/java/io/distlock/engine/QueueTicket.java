@@ -34,6 +34,8 @@ final class QueueTicket {
 
 	private final Duration ttl;
 
+	private final boolean renewed;
+
 	// Each ticket is woken on its own: a change of turn concerns one ticket, and
 	// waking every waiter of a busy key for it cost each hand-over a wake-up per
 	// waiting thread.
@@ -48,13 +50,21 @@ final class QueueTicket {
 
 	long sentAtNanos;
 
+	// When the lease of a lock that is not renewed runs out (nanoTime), set once the
+	// ticket holds it; a waiter of this application takes the lock over from then on.
+	long leaseEndNanos;
+
+	// When the waiting ticket wakes next at the latest (nanoTime).
+	long wakeAtNanos;
+
 	boolean abandoned;
 
-	QueueTicket(LocalQueue queue, ReentrantLock lock, String ownerToken, Duration ttl) {
+	QueueTicket(LocalQueue queue, ReentrantLock lock, String ownerToken, Duration ttl, boolean renewed) {
 		this.queue = queue;
 		this.lock = lock;
 		this.ownerToken = ownerToken;
 		this.ttl = ttl;
+		this.renewed = renewed;
 		this.turn = lock.newCondition();
 	}
 
@@ -68,6 +78,14 @@ final class QueueTicket {
 
 	Duration ttl() {
 		return this.ttl;
+	}
+
+	/**
+	 * Tell whether the lock of this ticket is renewed while held; one that is not ends
+	 * with its lease, whether its holder released it or not.
+	 */
+	boolean renewed() {
+		return this.renewed;
 	}
 
 	long fencingToken() {

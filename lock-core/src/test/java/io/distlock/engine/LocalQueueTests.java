@@ -50,7 +50,7 @@ class LocalQueueTests {
 
 	@Test
 	void givenAnEmptyQueueWhenAThreadEntersThenItContendsAtOnce() throws Exception {
-		QueueTicket first = this.queue.enter("a", TTL);
+		QueueTicket first = this.queue.enter("a", TTL, true);
 		assertThat(this.queue.await(first, deadline())).isEqualTo(LocalQueue.Turn.CONTEND);
 		assertThat(this.queue.waiting()).isZero();
 	}
@@ -58,8 +58,8 @@ class LocalQueueTests {
 	@Test
 	void givenAHolderWhenItReleasesThenTheLockIsHandedToTheWaitersInArrivalOrder() throws Exception {
 		QueueTicket holder = holding("a");
-		QueueTicket second = this.queue.enter("b", TTL);
-		QueueTicket third = this.queue.enter("c", TTL);
+		QueueTicket second = this.queue.enter("b", TTL, true);
+		QueueTicket third = this.queue.enter("c", TTL, true);
 		assertThat(this.queue.waiting()).isEqualTo(2);
 		assertThat(this.queue.beginRelease(holder)).isSameAs(second);
 		this.queue.handedOver(holder, second, 42, 7);
@@ -72,7 +72,7 @@ class LocalQueueTests {
 	@Test
 	void givenAWaiterWhenItsDeadlinePassesThenItLeavesTheQueue() throws Exception {
 		holding("a");
-		QueueTicket waiter = this.queue.enter("b", TTL);
+		QueueTicket waiter = this.queue.enter("b", TTL, true);
 		assertThat(this.queue.await(waiter, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50)))
 			.isEqualTo(LocalQueue.Turn.TIMED_OUT);
 		assertThat(this.queue.waiting()).isZero();
@@ -81,7 +81,7 @@ class LocalQueueTests {
 	@Test
 	void givenAWaiterWhenInterruptedThenItLeavesTheQueue() throws Exception {
 		holding("a");
-		QueueTicket waiter = this.queue.enter("b", TTL);
+		QueueTicket waiter = this.queue.enter("b", TTL, true);
 		AtomicReference<Thread> thread = new AtomicReference<>();
 		CompletableFuture<LocalQueue.Turn> turn = awaitTurn(waiter, thread);
 		await().atMost(Duration.ofSeconds(5)).until(() -> thread.get() != null);
@@ -95,7 +95,7 @@ class LocalQueueTests {
 	@Test
 	void givenAHandoverInFlightWhenTheWaiterIsInterruptedThenItGetsTheLockAsAbandoned() throws Exception {
 		QueueTicket holder = holding("a");
-		QueueTicket waiter = this.queue.enter("b", TTL);
+		QueueTicket waiter = this.queue.enter("b", TTL, true);
 		AtomicReference<Thread> thread = new AtomicReference<>();
 		CompletableFuture<LocalQueue.Turn> turn = awaitTurn(waiter, thread);
 		assertThat(this.queue.beginRelease(holder)).isSameAs(waiter);
@@ -111,7 +111,7 @@ class LocalQueueTests {
 	@Test
 	void givenADeclinedHandoverThenTheWaiterContendsInTheStore() throws Exception {
 		QueueTicket holder = holding("a");
-		QueueTicket waiter = this.queue.enter("b", TTL);
+		QueueTicket waiter = this.queue.enter("b", TTL, true);
 		assertThat(this.queue.beginRelease(holder)).isSameAs(waiter);
 		this.queue.notHandedOver(waiter);
 		this.queue.released(holder, true);
@@ -122,7 +122,7 @@ class LocalQueueTests {
 	void givenAHandoverThatDidNotHappenWhenTheHolderHasNotReleasedYetThenTheWaiterTimesOutAtItsDeadline()
 			throws Exception {
 		QueueTicket holder = holding("a");
-		QueueTicket waiter = this.queue.enter("b", TTL);
+		QueueTicket waiter = this.queue.enter("b", TTL, true);
 		assertThat(this.queue.beginRelease(holder)).isSameAs(waiter);
 		this.queue.notHandedOver(waiter);
 		assertThat(this.queue.await(waiter, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50)))
@@ -134,11 +134,11 @@ class LocalQueueTests {
 	@Test
 	void givenAHolderThatLostItsLockThenTheNextWaiterContendsInTheStore() throws Exception {
 		QueueTicket holder = holding("a");
-		QueueTicket waiter = this.queue.enter("b", TTL);
+		QueueTicket waiter = this.queue.enter("b", TTL, true);
 		this.queue.lost(holder);
 		assertThat(this.queue.await(waiter, deadline())).isEqualTo(LocalQueue.Turn.CONTEND);
 		// Its release later lets nobody else in: the waiter contends already.
-		QueueTicket third = this.queue.enter("c", TTL);
+		QueueTicket third = this.queue.enter("c", TTL, true);
 		assertThat(this.queue.beginRelease(holder)).isNull();
 		this.queue.released(holder, false);
 		assertThat(this.queue.waiting()).isEqualTo(1);
@@ -148,18 +148,59 @@ class LocalQueueTests {
 	@Test
 	void givenAStreakOfHandoversLongerThanItsBoundThenTheNextReleaseLetsTheLockGo() throws Exception {
 		QueueTicket holder = holding("a");
-		QueueTicket second = this.queue.enter("b", TTL);
+		QueueTicket second = this.queue.enter("b", TTL, true);
 		assertThat(this.queue.beginRelease(holder)).isSameAs(second);
 		this.queue.handedOver(holder, second, 2, 0);
-		this.queue.enter("c", TTL);
+		this.queue.enter("c", TTL, true);
 		Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LocalQueue.MAX_STREAK_NANOS) + 50);
 		assertThat(this.queue.beginRelease(second)).isNull();
 	}
 
+	@Test
+	void givenAHolderNotRenewedWhenItsLeaseRunsOutThenTheFirstWaiterContendsInTheStore() throws Exception {
+		QueueTicket holder = holding("a", Duration.ofMillis(200), false);
+		QueueTicket second = this.queue.enter("b", TTL, false);
+		QueueTicket third = this.queue.enter("c", TTL, false);
+		long start = System.nanoTime();
+		assertThat(this.queue.await(second, deadline())).isEqualTo(LocalQueue.Turn.CONTEND);
+		assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(5));
+		// The late release of the first holder hands nothing over and lets nobody in.
+		assertThat(this.queue.beginRelease(holder)).isNull();
+		this.queue.released(holder, false);
+		assertThat(this.queue.waiting()).isEqualTo(1);
+		assertThat(this.queue.await(third, System.nanoTime())).isEqualTo(LocalQueue.Turn.TIMED_OUT);
+	}
+
+	@Test
+	void givenAWaiterAlreadyAsleepWhenTheLockIsTakenWithALeaseThatEndsFirstThenItWakesAtTheLeaseEnd() throws Exception {
+		QueueTicket contender = this.queue.enter("a", Duration.ofMillis(200), false);
+		assertThat(this.queue.await(contender, deadline())).isEqualTo(LocalQueue.Turn.CONTEND);
+		QueueTicket waiter = this.queue.enter("b", TTL, false);
+		AtomicReference<Thread> thread = new AtomicReference<>();
+		CompletableFuture<LocalQueue.Turn> turn = awaitTurn(waiter, thread);
+		// Asleep until its deadline: nobody held the lock when it went to sleep.
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> thread.get() != null && thread.get().getState() == Thread.State.TIMED_WAITING);
+		this.queue.contended(contender, true, System.nanoTime());
+		assertThat(turn.get(5, TimeUnit.SECONDS)).isEqualTo(LocalQueue.Turn.CONTEND);
+	}
+
+	@Test
+	void givenAHolderThatIsRenewedThenItsWaitersDoNotTakeTheLockWhenItsTtlPasses() throws Exception {
+		holding("a", Duration.ofMillis(50), true);
+		QueueTicket waiter = this.queue.enter("b", TTL, true);
+		assertThat(this.queue.await(waiter, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300)))
+			.isEqualTo(LocalQueue.Turn.TIMED_OUT);
+	}
+
 	private QueueTicket holding(String owner) throws InterruptedException {
-		QueueTicket ticket = this.queue.enter(owner, TTL);
+		return holding(owner, TTL, true);
+	}
+
+	private QueueTicket holding(String owner, Duration ttl, boolean renewed) throws InterruptedException {
+		QueueTicket ticket = this.queue.enter(owner, ttl, renewed);
 		assertThat(this.queue.await(ticket, deadline())).isEqualTo(LocalQueue.Turn.CONTEND);
-		this.queue.contended(ticket, true);
+		this.queue.contended(ticket, true, System.nanoTime());
 		return ticket;
 	}
 
