@@ -218,6 +218,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		assertOpen(key);
 		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), holder, startedAt, onLost, this.leases::remove);
 		this.leases.add(lease);
+		this.tick.registered();
 		this.running = true;
 		try {
 			this.timer.runNoLaterThan(lease.schedule().dueAt());

@@ -28,6 +28,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -47,6 +48,12 @@ import org.jspecify.annotations.Nullable;
  * {@link Lease#isLost() marked} at once, and its callback run on the executor of lost
  * callbacks, so that a slow callback delays no renewal. Runs are not thread-safe: the
  * renewer never lets two overlap, and only runs change the leases.
+ *
+ * <p>
+ * A pass looks at every lease only when something may be due: at the time the last such
+ * scan planned, or after a lease was {@link #registered() registered}. A pass that only
+ * applies answers (it runs as soon as a call is answered) looks at the leases of those
+ * calls alone, so that renewing many leases costs one scan per batch, not one per call.
  */
 final class RenewalTick {
 
@@ -70,6 +77,13 @@ final class RenewalTick {
 	private final Runnable wakeUp;
 
 	private final Queue<RenewalCall> answered = new ConcurrentLinkedQueue<>();
+
+	// Set by each registration, taken by the scan that will see its lease.
+	private final AtomicBoolean registered = new AtomicBoolean();
+
+	// When the last scan found the next lease due or running out; null when it found
+	// none. Only runs read and write it.
+	private @Nullable Instant scanAt;
 
 	/**
 	 * Create a tick over the given registry of leases.
@@ -97,11 +111,34 @@ final class RenewalTick {
 	 * @return when to run next, or {@code null} if no lease is left
 	 */
 	@Nullable Instant run() {
+		List<Lease> answeredLeases = new ArrayList<>();
 		RenewalCall call;
 		while ((call = this.answered.poll()) != null) {
 			apply(call);
+			answeredLeases.addAll(call.batch());
 		}
 		Instant now = this.clock.instant();
+		Instant scanAt = this.scanAt;
+		// Taken before the scan: a lease registered from now on gets a scan of its own.
+		if (!this.registered.getAndSet(false) && scanAt != null && now.isBefore(scanAt)) {
+			// Nothing is due before the planned scan but what the answers changed: a
+			// failed renewal's retry, say, which brings the scan forward.
+			this.scanAt = nextOf(answeredLeases, scanAt);
+			return this.scanAt;
+		}
+		this.scanAt = scan(now);
+		return this.scanAt;
+	}
+
+	/**
+	 * Tell this tick that a lease was added to the registry: the next run looks at every
+	 * lease. Call it after adding the lease and before asking the timer for a run.
+	 */
+	void registered() {
+		this.registered.set(true);
+	}
+
+	private @Nullable Instant scan(Instant now) {
 		List<Lease> due = new ArrayList<>();
 		Instant next = null;
 		for (Lease lease : this.leases) {
@@ -132,7 +169,15 @@ final class RenewalTick {
 		for (int from = 0; from < due.size(); from += MAX_BATCH) {
 			send(due.subList(from, Math.min(due.size(), from + MAX_BATCH)));
 		}
-		for (Lease lease : due) {
+		return nextOf(due, next);
+	}
+
+	/**
+	 * Return the earlier of the given instant and the next time any of the given leases
+	 * that are still registered is due or runs out.
+	 */
+	private @Nullable Instant nextOf(List<Lease> leases, @Nullable Instant next) {
+		for (Lease lease : leases) {
 			if (this.leases.contains(lease)) {
 				LeaseSchedule schedule = lease.schedule();
 				next = earlier(next, lease.isRenewing() ? schedule.expiresAt() : schedule.dueAt());
