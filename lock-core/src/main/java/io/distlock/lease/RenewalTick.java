@@ -111,11 +111,11 @@ final class RenewalTick {
 	 * @return when to run next, or {@code null} if no lease is left
 	 */
 	@Nullable Instant run() {
-		List<Lease> answeredLeases = new ArrayList<>();
+		List<RenewalCall> applied = new ArrayList<>();
 		RenewalCall call;
 		while ((call = this.answered.poll()) != null) {
 			apply(call);
-			answeredLeases.addAll(call.batch());
+			applied.add(call);
 		}
 		Instant now = this.clock.instant();
 		Instant scanAt = this.scanAt;
@@ -123,8 +123,11 @@ final class RenewalTick {
 		if (!this.registered.getAndSet(false) && scanAt != null && now.isBefore(scanAt)) {
 			// Nothing is due before the planned scan but what the answers changed: a
 			// failed renewal's retry, say, which brings the scan forward.
-			this.scanAt = nextOf(answeredLeases, scanAt);
-			return this.scanAt;
+			for (RenewalCall answer : applied) {
+				scanAt = nextOf(answer.batch(), scanAt);
+			}
+			this.scanAt = scanAt;
+			return scanAt;
 		}
 		this.scanAt = scan(now);
 		return this.scanAt;

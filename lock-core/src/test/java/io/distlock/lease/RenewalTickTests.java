@@ -149,6 +149,8 @@ class RenewalTickTests {
 			return this.leases.add(lease);
 		}
 
+		// The tick calls remove and contains per lease: AbstractSet's would iterate, and
+		// count as scans.
 		@Override
 		public boolean remove(Object lease) {
 			return this.leases.remove(lease);
