@@ -18,7 +18,6 @@ package io.distlock.fencing.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
 
 import javax.sql.DataSource;
 
@@ -149,10 +148,12 @@ public class JdbcFence {
 	public void check(String resource) {
 		LockHandle lock = LockContext.find(resource);
 		if (lock == null) {
-			List<String> held = LockContext.held().stream().map(LockHandle::key).distinct().toList();
+			int held = LockContext.held().size();
 			throw new IllegalStateException("JdbcFence.check('" + resource + "') takes the fencing token of the "
 					+ "distlock lock of key '" + resource + "' that this thread holds, and it holds "
-					+ (held.isEmpty() ? "none" : "no lock of key '" + resource + "', only of " + held)
+					+ ((held == 0) ? "none"
+							: "no lock of key '" + resource + "' (only " + held + " lock(s) of other keys, whose "
+									+ "tokens would fence out its real holder)")
 					+ ": call it inside the @DistributedLocked method or LockTemplate.execute of that key (on the "
 					+ "thread that runs it), or pass the token with check(resource, fencingToken)");
 		}
