@@ -41,15 +41,23 @@ import org.springframework.beans.factory.DisposableBean;
  * It runs the same {@link LockAspectSupport} as the proxy's
  * {@link io.distlock.interceptor.LockInterceptor}: the same operation source, validation,
  * key evaluation, template and failure policies. The aspect is a singleton per class
- * loader, which the auto-configuration configures with the application's beans when
- * {@code distlock.aop.mode=aspectj}; until then, and once the application context is
- * closed, a call of a woven method fails rather than running unlocked. The annotation
- * must be on the woven class's own method (directly, or on an annotation of it): one
- * declared only on an interface the class implements is not matched, and the startup
- * check ({@link LockWeavingCheck}) says so.
+ * loader, which the auto-configuration configures once per application context when
+ * {@code distlock.aop.mode=aspectj} ({@link LockAspectConfigurer}): a call runs with the
+ * operation source, template and bean factory of the context that created the woven
+ * object, so that several contexts may live in one JVM (the test context cache, a parent
+ * and a child), and closing one leaves the others configured. An object that no context
+ * created (made with {@code new}) takes the configuration of the one context configured,
+ * and fails while several are. Before any context configured it, and once the object's
+ * context is closed, a call of a woven method fails rather than running unlocked; the
+ * aspect may also be configured by hand, through its own setters, for use without Spring
+ * Boot. The annotation must be on the woven class's own method (directly, or on an
+ * annotation of it): one declared only on an interface the class implements is not
+ * matched, and the startup check ({@link LockWeavingCheck}) says so.
  */
 @Aspect
 public class DistributedLockedAspect extends LockAspectSupport implements DisposableBean {
+
+	private final ContextLockAspects contexts = new ContextLockAspects();
 
 	/**
 	 * The execution of an instance method annotated with {@code @DistributedLocked}.
@@ -75,11 +83,21 @@ public class DistributedLockedAspect extends LockAspectSupport implements Dispos
 	@Around("lockedMethod() || metaLockedMethod()")
 	public @Nullable Object lock(ProceedingJoinPoint joinPoint) throws Throwable {
 		Method method = ((MethodSignature) joinPoint.getStaticPart().getSignature()).getMethod();
-		return execute(joinPoint::proceed, joinPoint.getTarget(), method, joinPoint.getArgs());
+		Object target = joinPoint.getTarget();
+		ContextLockAspect context = this.contexts.find(target, method);
+		if (context != null) {
+			return context.run(joinPoint::proceed, target, method, joinPoint.getArgs());
+		}
+		return execute(joinPoint::proceed, target, method, joinPoint.getArgs());
+	}
+
+	ContextLockAspects contexts() {
+		return this.contexts;
 	}
 
 	/**
-	 * Forget the application's beans when its context closes.
+	 * Forget the beans that the aspect was configured with by hand, through its own
+	 * setters.
 	 */
 	@Override
 	public void destroy() {

@@ -16,30 +16,47 @@
 
 package io.distlock.aspectj;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import org.aspectj.lang.Aspects;
 
 import io.distlock.LockTemplate;
+import io.distlock.annotation.DistributedLocked;
 import io.distlock.interceptor.LockOperationSource;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
- * Configures the singleton {@link DistributedLockedAspect} of the class loader with an
- * application's operation source, template and bean factory (for the key evaluator), and
- * clears it when the application context closes: the bean that
- * {@code distlock.aop.mode=aspectj} registers. The aspect itself is not a bean: as an
+ * Configures the singleton {@link DistributedLockedAspect} of the class loader for one
+ * application context: with its operation source, template and bean factory (for the key
+ * evaluator), for the woven beans that context creates; and forgets that configuration,
+ * and only that one, when the context closes. The bean that
+ * {@code distlock.aop.mode=aspectj} registers; a bean post-processor, so that it sees
+ * each woven bean as it is created. The aspect itself is not a bean: as an
  * {@code @Aspect}, Spring AOP would then also apply it through proxies.
  */
-public final class LockAspectConfigurer implements BeanFactoryAware, SmartInitializingSingleton, DisposableBean {
+public final class LockAspectConfigurer
+		implements BeanPostProcessor, BeanFactoryAware, SmartInitializingSingleton, DisposableBean {
 
 	// Aspects.aspectOf: the aspectOf() that ajc adds is not visible in its own
 	// compilation.
 	private final DistributedLockedAspect aspect = Aspects.aspectOf(DistributedLockedAspect.class);
+
+	private final ContextLockAspect context = new ContextLockAspect();
+
+	private final LockOperationSource source;
+
+	private final Map<Class<?>, Boolean> locked = new ConcurrentHashMap<>();
 
 	/**
 	 * Configure the aspect with the lock definitions and the template.
@@ -47,8 +64,10 @@ public final class LockAspectConfigurer implements BeanFactoryAware, SmartInitia
 	 * @param template supplies the template, looked up on the first locked call
 	 */
 	public LockAspectConfigurer(LockOperationSource source, Supplier<LockTemplate> template) {
-		this.aspect.setLockOperationSource(source);
-		this.aspect.setLockTemplate(template);
+		this.source = source;
+		this.context.setLockOperationSource(source);
+		this.context.setLockTemplate(template);
+		this.aspect.contexts().add(this.context);
 	}
 
 	/**
@@ -61,17 +80,58 @@ public final class LockAspectConfigurer implements BeanFactoryAware, SmartInitia
 
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
-		this.aspect.setBeanFactory(beanFactory);
+		this.context.setBeanFactory(beanFactory);
+	}
+
+	/**
+	 * Bind a bean with locked methods to this context's configuration, before its
+	 * initialization runs (which may call them).
+	 */
+	@Override
+	public Object postProcessBeforeInitialization(Object bean, String beanName) {
+		bind(bean);
+		return bean;
+	}
+
+	/**
+	 * Bind a bean with locked methods to this context's configuration: also an object
+	 * that a {@code FactoryBean} made, which is post-processed only after its
+	 * initialization.
+	 */
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		bind(bean);
+		return bean;
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		this.aspect.afterSingletonsInstantiated();
+		this.context.afterSingletonsInstantiated();
 	}
 
 	@Override
 	public void destroy() {
-		this.aspect.destroy();
+		this.aspect.contexts().remove(this.context);
+		this.context.close();
+	}
+
+	private void bind(Object bean) {
+		if (!this.context.isClosed() && hasLockedMethods(ClassUtils.getUserClass(bean))) {
+			this.aspect.contexts().bind(bean, this.context);
+		}
+	}
+
+	private boolean hasLockedMethods(Class<?> userClass) {
+		return this.locked.computeIfAbsent(userClass, (type) -> {
+			if (!this.source.isCandidateClass(type)) {
+				return false;
+			}
+			AtomicBoolean found = new AtomicBoolean();
+			ReflectionUtils.doWithMethods(type, (method) -> found.set(true),
+					(method) -> !found.get() && !method.isSynthetic() && method.getDeclaringClass() != Object.class
+							&& AnnotatedElementUtils.hasAnnotation(method, DistributedLocked.class));
+			return found.get();
+		});
 	}
 
 }

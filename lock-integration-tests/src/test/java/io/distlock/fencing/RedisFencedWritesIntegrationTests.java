@@ -113,6 +113,21 @@ class RedisFencedWritesIntegrationTests {
 	}
 
 	@Test
+	void aKeyAndTheSameKeyInBracesHaveFencesOfTheirOwn() {
+		this.writes.set("stock:4", "plain", 50);
+		this.writes.set("{stock:4}", "tagged", 10);
+
+		assertThatExceptionOfType(FencingTokenRejectedException.class)
+			.isThrownBy(() -> this.writes.set("{stock:4}", "stale", 9))
+			.satisfies((ex) -> assertThat(ex.getRecordedToken()).isEqualTo(10));
+		assertThatExceptionOfType(FencingTokenRejectedException.class)
+			.isThrownBy(() -> this.writes.set("stock:4", "stale", 49))
+			.satisfies((ex) -> assertThat(ex.getRecordedToken()).isEqualTo(50));
+		assertThat(this.template.opsForValue().multiGet(List.of("stock:4", "{stock:4}"))).containsExactly("plain",
+				"tagged");
+	}
+
+	@Test
 	void keysThatNoFenceKeyCanShareASlotWithAreRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.writes.set("a}b", "x", 1))
 			.withMessageContaining("hash tag");
@@ -126,11 +141,17 @@ class RedisFencedWritesIntegrationTests {
 			LettuceConnectionFactory clustered = RedisConnections.connectionFactory(cluster);
 			try {
 				RedisFencedWrites fenced = new RedisFencedWrites(clustered);
-				for (String key : List.of("plain:1", "tagged:{user:2}:name", "{x}", "open{brace")) {
-					fenced.set(key, "v", 10);
+				// Descending tokens: a fence shared by two of these keys would refuse the
+				// latter.
+				long token = 100;
+				for (String key : List.of("plain:1", "tagged:{user:2}:name", "{x}", "x", "open{brace")) {
+					long written = token;
+					fenced.set(key, "v", written);
 					assertThatExceptionOfType(FencingTokenRejectedException.class)
-						.isThrownBy(() -> fenced.set(key, "stale", 9));
+						.isThrownBy(() -> fenced.set(key, "stale", written - 1))
+						.satisfies((ex) -> assertThat(ex.getRecordedToken()).isEqualTo(written));
 					assertThat(new StringRedisTemplate(clustered).opsForValue().get(key)).isEqualTo("v");
+					token -= 10;
 				}
 			}
 			finally {

@@ -35,11 +35,11 @@ import org.springframework.core.env.Environment;
 
 /**
  * For {@code distlock.aop.mode=aspectj}: configures the singleton of the woven
- * {@code DistributedLockedAspect} with the operation source, the template and the bean
- * factory (the key evaluator's), as Spring's {@code AspectJCachingConfiguration} does
- * {@code AnnotationCacheAspect} ({@link LockAspectConfigurer}), registers no proxy
- * advisor, and checks each bean with locked methods for the weaving
- * ({@link LockWeavingCheck}).
+ * {@code DistributedLockedAspect}, for this context's beans, with the operation source,
+ * the template and the bean factory (the key evaluator's), as Spring's
+ * {@code AspectJCachingConfiguration} does {@code AnnotationCacheAspect}
+ * ({@link LockAspectConfigurer}), registers no proxy advisor, and checks each bean with
+ * locked methods for the weaving ({@link LockWeavingCheck}).
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)

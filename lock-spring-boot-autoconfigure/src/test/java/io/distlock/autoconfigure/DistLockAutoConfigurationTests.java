@@ -70,8 +70,8 @@ class DistLockAutoConfigurationTests {
 				.doesNotHaveBean(LockInterceptor.class)
 				.hasSingleBean(io.distlock.aspectj.LockAspectConfigurer.class)
 				.hasSingleBean(io.distlock.aspectj.LockWeavingCheck.class);
-			assertThat(io.distlock.aspectj.DistributedLockedAspect.aspectOf().getLockOperationSource())
-				.isSameAs(context.getBean(io.distlock.interceptor.LockOperationSource.class));
+			assertThat(context.getBean(io.distlock.aspectj.LockAspectConfigurer.class).getAspect())
+				.isSameAs(io.distlock.aspectj.DistributedLockedAspect.aspectOf());
 		});
 	}
 

@@ -134,22 +134,28 @@ public class JdbcFence {
 	}
 
 	/**
-	 * Record, for the resource, the token of the distlock lock that this thread holds:
-	 * the one whose key is the resource, or else the innermost one.
-	 * @param resource what the token protects, such as the lock key
+	 * Record, for the resource, the token of the distlock lock of that key that this
+	 * thread holds (through {@code @DistributedLocked}, {@code LockTemplate.execute} or
+	 * an adapter): the resource is the lock's key, as {@link LockHandle#key()} gives it.
+	 * @param resource the key of a lock this thread holds
 	 * @throws FencingTokenRejectedException if a higher token was already recorded for
 	 * the resource
-	 * @throws IllegalStateException if this thread holds no distlock lock, or no
-	 * transaction on this fence's data source is active
+	 * @throws IllegalStateException if this thread holds no distlock lock of that key
+	 * (the token of a lock of another key would fence out the resource's real holder:
+	 * pass the token with {@link #check(String, long)} instead), or no transaction on
+	 * this fence's data source is active
 	 */
 	public void check(String resource) {
 		LockHandle lock = LockContext.find(resource);
 		if (lock == null) {
-			lock = LockContext.current()
-				.orElseThrow(() -> new IllegalStateException("JdbcFence.check('" + resource + "') takes the fencing "
-						+ "token of the distlock lock this thread holds, and it holds none: call it inside a "
-						+ "@DistributedLocked method or LockTemplate.execute (on the thread that runs it), or pass "
-						+ "the token with check(resource, fencingToken)"));
+			int held = LockContext.held().size();
+			throw new IllegalStateException("JdbcFence.check('" + resource + "') takes the fencing token of the "
+					+ "distlock lock of key '" + resource + "' that this thread holds, and it holds "
+					+ ((held == 0) ? "none"
+							: "no lock of key '" + resource + "' (only " + held + " lock(s) of other keys, whose "
+									+ "tokens would fence out its real holder)")
+					+ ": call it inside the @DistributedLocked method or LockTemplate.execute of that key (on the "
+					+ "thread that runs it), or pass the token with check(resource, fencingToken)");
 		}
 		check(resource, lock.fencingToken());
 	}

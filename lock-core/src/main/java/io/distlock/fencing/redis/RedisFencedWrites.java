@@ -34,17 +34,24 @@ import org.springframework.util.Assert;
  * later holder's.
  *
  * <p>
- * The last accepted token of a key lives in a fence key of its own: the data key with a
- * suffix that starts with a NUL byte. No key written here may hold a control character,
- * so a fence key never collides with a data key, nor a data key with a lock's names
- * (which hold one). It is in the data key's hash slot (the key's hash tag, or the whole
- * key made its tag), so the writes work on a Redis Cluster too; a key whose slot no fence
- * key can share (one with a {@code '}'} but no hash tag) is refused. Fence keys do not
- * expire and outlive a delete: a stale holder must not write a deleted key back.
+ * The last accepted token of a key lives in a fence key of its own, one per data key: the
+ * data key with a suffix that starts with a NUL byte. No key written here may hold a
+ * control character, so a fence key never collides with a data key, nor a data key with a
+ * lock's names (which hold one). It is in the data key's hash slot, so the writes work on
+ * a Redis Cluster too: a key without a hash tag is made the tag of its fence key
+ * ({@code stock:1} is fenced by {@code {stock:1}} and the suffix); a key that is one
+ * whole hash tag ({@code {stock:1}}) takes another suffix, so that the two do not share a
+ * fence. A key whose slot no fence key can share (one with a {@code '}'} but no hash tag)
+ * is refused. Fence keys do not expire and outlive a delete: a stale holder must not
+ * write a deleted key back.
  */
 public class RedisFencedWrites {
 
 	private static final String FENCE_SUFFIX = "\u0000distlock-fence";
+
+	// Another text after the NUL: "{K}" must not share the fence of K, "{K}" +
+	// FENCE_SUFFIX.
+	private static final String WHOLE_TAG_FENCE_SUFFIX = "\u0000distlock-tag-fence";
 
 	@SuppressWarnings("rawtypes")
 	private static final RedisScript<List> FENCED_WRITE = RedisScript
@@ -110,11 +117,12 @@ public class RedisFencedWrites {
 		int close = (open >= 0) ? key.indexOf('}', open + 1) : -1;
 		if (close > open + 1) {
 			// Hash-tagged: the suffix keeps the tag, and so the slot.
-			return key + FENCE_SUFFIX;
+			return key + ((open == 0 && close == key.length() - 1) ? WHOLE_TAG_FENCE_SUFFIX : FENCE_SUFFIX);
 		}
 		Assert.isTrue(key.indexOf('}') < 0, () -> "'" + key + "' cannot be fenced: it has no hash tag, and its '}' "
 				+ "keeps a fence key out of its hash slot on a Redis Cluster; give it a hash tag, such as {order:1}");
-		// The whole key made the tag: the same slot.
+		// The whole key made the tag: the same slot. The one form of a tagged key that
+		// this gives, a whole tag, takes the other suffix.
 		return "{" + key + "}" + FENCE_SUFFIX;
 	}
 

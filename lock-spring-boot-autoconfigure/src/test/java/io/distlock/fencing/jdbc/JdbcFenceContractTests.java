@@ -22,14 +22,24 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import javax.sql.DataSource;
 
+import io.distlock.LockContext;
+import io.distlock.LockHandle;
+import io.distlock.LockTemplate;
 import io.distlock.fencing.FencingTokenRejectedException;
+import io.distlock.redis.RedisLockClient;
+import io.distlock.test.RedisConnections;
+import io.distlock.test.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.dao.EmptyResultDataAccessException;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -42,9 +52,18 @@ import static org.awaitility.Awaitility.await;
 /**
  * What {@link JdbcFence} and {@link FencedRowUpdate} guarantee, run on each real database
  * by a subclass: the fence table and an {@code account} table with a token column,
- * written in transactions as locked code would.
+ * written in transactions as locked code would, under locks taken on a real Redis.
  */
 abstract class JdbcFenceContractTests {
+
+	private static final Duration TTL = Duration.ofSeconds(30);
+
+	@RegisterExtension
+	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private LockTemplate locks;
 
 	private DataSource dataSource;
 
@@ -83,6 +102,13 @@ abstract class JdbcFenceContractTests {
 		this.jdbc.update("INSERT INTO account (id, balance) VALUES (1, 0)");
 		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(this.dataSource));
 		this.fence = new JdbcFence(this.dataSource);
+		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
+		this.locks = new LockTemplate(new RedisLockClient(this.connectionFactory));
+	}
+
+	@AfterEach
+	void disconnect() {
+		this.connectionFactory.destroy();
 	}
 
 	@Test
@@ -175,6 +201,58 @@ abstract class JdbcFenceContractTests {
 		assertThatIllegalStateException()
 			.isThrownBy(() -> this.transactions.executeWithoutResult((tx) -> this.fence.check("account:1")))
 			.withMessageContaining("holds none");
+	}
+
+	@Test
+	void aCheckOfTheHeldLocksTokenRefusesAResourceThatNoHeldLockHasNamingIt() {
+		this.locks.execute("account:2", TTL, Duration.ZERO, () -> {
+			assertThatIllegalStateException()
+				.isThrownBy(() -> this.transactions.executeWithoutResult((tx) -> this.fence.check("account:1")))
+				.withMessageContaining("check('account:1')")
+				.withMessageContaining("no lock of key 'account:1'")
+				.withMessageContaining("check(resource, fencingToken)");
+			return null;
+		});
+
+		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM distlock_fence", Integer.class)).isZero();
+	}
+
+	@Test
+	void aHolderOfAnotherKeyLeavesTheResourceToItsRealHolder() {
+		try (LockHandle realHolder = this.locks.tryAcquire("account:1", TTL, Duration.ZERO).orElseThrow()) {
+			AtomicLong otherToken = new AtomicLong();
+			CompletableFuture<Void> other = CompletableFuture
+				.runAsync(() -> this.locks.execute("account:2", TTL, Duration.ZERO, () -> {
+					otherToken.set(LockContext.require().fencingToken());
+					this.transactions.executeWithoutResult((tx) -> this.fence.check("account:1"));
+					return null;
+				}));
+
+			assertThat(other).failsWithin(Duration.ofSeconds(10))
+				.withThrowableThat()
+				.havingRootCause()
+				.isInstanceOf(IllegalStateException.class);
+			// Granted later, from the Redis clock: a token that would fence the real
+			// holder out.
+			assertThat(otherToken.get()).isGreaterThan(realHolder.fencingToken());
+			this.transactions.executeWithoutResult((tx) -> this.fence.check("account:1", realHolder.fencingToken()));
+			assertThat(this.jdbc.queryForObject("SELECT token FROM distlock_fence WHERE resource = 'account:1'",
+					Long.class))
+				.isEqualTo(realHolder.fencingToken());
+		}
+	}
+
+	@Test
+	void aCheckOfTheHeldLocksTokenTakesTheLockOfTheResourceNotTheInnermost() {
+		long outer = this.locks.execute("account:1", TTL, Duration.ZERO,
+				() -> this.locks.execute("account:2", TTL, Duration.ZERO, () -> {
+					this.transactions.executeWithoutResult((tx) -> this.fence.check("account:1"));
+					return this.locks.findBoundLock("account:1").fencingToken();
+				}));
+
+		assertThat(
+				this.jdbc.queryForObject("SELECT token FROM distlock_fence WHERE resource = 'account:1'", Long.class))
+			.isEqualTo(outer);
 	}
 
 	@Test
