@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.distlock.HeldLock;
+import io.distlock.LockAcquisitionException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.test.LockStack;
@@ -214,6 +215,43 @@ class DistlockLockRegistryIntegrationTests {
 			lock.unlock();
 			return acquired;
 		}).get(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void reentryAfterTheLockWasLostTakesNoNewLockAndTheFinalUnlockReportsTheLoss() throws Exception {
+		DistlockLockRegistry registry = new DistlockLockRegistry(this.firstStack.template(), Duration.ofMillis(600));
+		DistributedLock lock = registry.obtain("lost-reentry");
+		lock.lock();
+		LockHandle outer = LockContext.require();
+		redis.endpoint().command("DEL", "lock:lost-reentry");
+		await().atMost(Duration.ofSeconds(10)).until(() -> outer.whenLost().toCompletableFuture().isDone());
+		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(lock::tryLock)
+			.withMessageContaining("Lock 'lost-reentry' cannot be re-entered");
+		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(lock::lock)
+			.withMessageContaining("Lock 'lost-reentry' cannot be re-entered");
+		assertThat(exists("lock:lost-reentry")).as("no new lock taken for the re-entry").isFalse();
+		assertThat(LockContext.require()).as("the outer section keeps its handle and token").isSameAs(outer);
+		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(lock::unlock)
+			.withMessageContaining("'lost-reentry' was lost before its unlock");
+		assertThat(LockContext.current()).isEmpty();
+		assertThat(lock.tryLock()).as("a new hold takes a new lock").isTrue();
+		lock.unlock();
+	}
+
+	@Test
+	void reentryWhileAnotherApplicationHoldsTheLostLockFailsAndTheFinalUnlockReportsTheLoss() throws Exception {
+		DistlockLockRegistry registry = new DistlockLockRegistry(this.firstStack.template(), Duration.ofMillis(600));
+		DistributedLock lock = registry.obtain("taken-over");
+		lock.lock();
+		LockHandle outer = LockContext.require();
+		redis.endpoint().command("DEL", "lock:taken-over");
+		DistributedLock other = this.second.obtain("taken-over");
+		assertThat(this.threads.submit(() -> other.tryLock()).get(10, TimeUnit.SECONDS)).isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(() -> outer.whenLost().toCompletableFuture().isDone());
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> lock.tryLock(Duration.ofMillis(200), TTL));
+		assertThat(LockContext.require()).isSameAs(outer);
+		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(lock::unlock);
 	}
 
 	@Test
