@@ -20,12 +20,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,6 +47,9 @@ import io.distlock.LockHandle;
 import io.distlock.test.LockStack;
 import io.distlock.test.RedisServerExtension;
 
+import org.springframework.integration.leader.Context;
+import org.springframework.integration.leader.DefaultCandidate;
+import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 import org.springframework.integration.support.locks.DistributedLock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -252,6 +258,48 @@ class DistlockLockRegistryIntegrationTests {
 			.isThrownBy(() -> lock.tryLock(Duration.ofMillis(200), TTL));
 		assertThat(LockContext.require()).isSameAs(outer);
 		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(lock::unlock);
+	}
+
+	@Test
+	void leaderInitiatorWhoseLockIsTakenOverIsRevokedAndLeadsAgainWithAHigherToken() throws Exception {
+		DistlockLockRegistry registry = new DistlockLockRegistry(this.firstStack.template(), Duration.ofMillis(600));
+		BlockingQueue<String> events = new LinkedBlockingQueue<>();
+		List<Long> tokens = new CopyOnWriteArrayList<>();
+		LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(registry,
+				new DefaultCandidate("first", "leader-loss") {
+
+					@Override
+					public void onGranted(Context context) {
+						tokens.add(LockContext.require().fencingToken());
+						events.add("granted");
+					}
+
+					@Override
+					public void onRevoked(Context context) {
+						events.add("revoked");
+					}
+
+				});
+		initiator.setHeartBeatMillis(100);
+		initiator.setBusyWaitMillis(100);
+		ExecutorService otherThread = Executors.newSingleThreadExecutor();
+		initiator.start();
+		try {
+			assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("granted");
+			// Another application takes the key from under the leader.
+			redis.endpoint().command("DEL", "lock:leader-loss");
+			DistributedLock other = this.second.obtain("leader-loss");
+			assertThat(otherThread.submit(() -> other.tryLock()).get(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("revoked");
+			otherThread.submit(other::unlock).get(10, TimeUnit.SECONDS);
+			assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("granted");
+			assertThat(tokens).hasSize(2);
+			assertThat(tokens.get(1)).isGreaterThan(tokens.get(0));
+		}
+		finally {
+			initiator.stop();
+			otherThread.shutdownNow();
+		}
 	}
 
 	@Test
