@@ -176,6 +176,33 @@ class LockTemplateReentryPastLeaseIntegrationTests {
 	}
 
 	@Test
+	void nestedExecuteAfterAnExtendReentersUntilTheExtendedLeaseRunsOut() {
+		MovableClock clock = new MovableClock();
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+		scheduler.setClock(clock);
+		scheduler.initialize();
+		try (LockStack timed = LockStack.on(redis.endpoint()).renewerScheduler(scheduler).build()) {
+			LockRequest unrenewed = LockRequest.of("k", Duration.ofSeconds(5), Duration.ZERO).withAutoRenew(false);
+			timed.template().execute(unrenewed, (outer) -> {
+				assertThat(outer.extend(Duration.ofSeconds(60), Duration.ZERO)).isTrue();
+				clock.advance(Duration.ofSeconds(10));
+				timed.template().execute(request("k"), (inner) -> {
+					assertThat(inner).as("re-entered within the extended lease").isSameAs(outer);
+					return null;
+				});
+				clock.advance(Duration.ofSeconds(60));
+				assertThatExceptionOfType(LockAcquisitionException.class)
+					.isThrownBy(() -> timed.template().execute(request("k"), (inner) -> null))
+					.withMessageContaining("Lock 'k' cannot be re-entered");
+				return null;
+			});
+		}
+		finally {
+			scheduler.shutdown();
+		}
+	}
+
+	@Test
 	void nestedExecuteWithinTheOuterLeaseReentersIt() {
 		template().execute(request("k").withAutoRenew(false), (outer) -> template().execute(request("k"), (inner) -> {
 			assertThat(inner).isSameAs(outer);
