@@ -22,6 +22,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockAcquisitionException;
 import io.distlock.LockCallback;
 import io.distlock.LockHandle;
 
@@ -104,6 +105,23 @@ public final class BoundLocks {
 			held.remove();
 		}
 		return removed;
+	}
+
+	/**
+	 * Check that the current thread may re-enter a lock it holds, for a front door that
+	 * counts its own re-entries rather than asking distlock again (a
+	 * {@code java.util.concurrent.locks.Lock}): the lock is neither known lost nor
+	 * released, and its lease has not run out by the renewer's clock. The front door then
+	 * keeps the outer handle, and takes no new lock.
+	 * @param handle the lock of the outer hold
+	 * @param nested what the refused re-entry would have run, for the message
+	 * @throws LockAcquisitionException if the lock cannot be re-entered
+	 */
+	public static void assertReenterable(LockHandle handle, String nested) {
+		Assert.notNull(handle, "'handle' must not be null");
+		if (handle instanceof DefaultLockHandle held) {
+			Reentry.assertReenterable(held.hold(), held.key(), "hold", nested);
+		}
 	}
 
 	/**

@@ -162,6 +162,7 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 			return false;
 		}
 		boolean extended;
+		long sentAt = System.nanoTime();
 		try {
 			extended = this.client.renew(leaseKey(), this.ownerToken, leaseTime);
 		}
@@ -172,6 +173,7 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 			this.hold.markLost();
 			return false;
 		}
+		this.hold.lease().extended(sentAt, leaseTime);
 		this.minHoldSinceAcquired = this.hold.held().plus(minHold);
 		return true;
 	}
@@ -190,7 +192,9 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 	 * @param untrack called once, when the handle is closed
 	 */
 	void track(LockRequest request, Instant acquiredAt, @Nullable Lease lease, Consumer<DefaultLockHandle> untrack) {
-		this.hold.lease(lease);
+		if (lease != null) {
+			this.hold.lease().renewedBy(lease);
+		}
 		this.tracking = new Tracking(request, acquiredAt, untrack);
 	}
 

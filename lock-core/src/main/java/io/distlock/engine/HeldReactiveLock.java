@@ -132,8 +132,12 @@ final class HeldReactiveLock implements ReactiveLockHandle, HeldLockRegistry.Ent
 		return holding.isNoop() ? context : context.put(OBSERVATION_KEY, holding);
 	}
 
+	HoldState hold() {
+		return this.hold;
+	}
+
 	void renewedBy(Lease lease) {
-		this.hold.lease(lease);
+		this.hold.lease().renewedBy(lease);
 	}
 
 	void notifyLostOn(Executor lostListeners) {
@@ -143,14 +147,6 @@ final class HeldReactiveLock implements ReactiveLockHandle, HeldLockRegistry.Ent
 	@Override
 	public HeldLock describe(Instant now) {
 		return this.hold.describe(this.request, this.acquiredAt, now, LockMode.EXCLUSIVE, 1);
-	}
-
-	boolean isKnownNotHeld() {
-		return this.hold.isKnownNotHeld();
-	}
-
-	boolean isKnownLost() {
-		return this.hold.isKnownLost();
 	}
 
 	void markLost() {
@@ -183,7 +179,7 @@ final class HeldReactiveLock implements ReactiveLockHandle, HeldLockRegistry.Ent
 				return Mono.empty();
 			}
 			this.untrack.accept(this);
-			Lease lease = this.hold.lease();
+			Lease lease = this.hold.lease().renewal();
 			if (lease != null) {
 				lease.cancel();
 			}

@@ -31,14 +31,14 @@ import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
 import io.distlock.annotation.LockMode;
-import io.distlock.lease.Lease;
 import io.distlock.observation.LockObservationContext;
 
 /**
  * What every handle of one acquisition keeps and reports, blocking or reactive: held
  * until released or found lost, each end reported exactly once to the listener
  * ({@code onReleased}, {@code onReleaseMismatch}, also for a lock found lost before, or
- * {@code onReleaseFailed}), and a loss taking effect before any listener hears of it.
+ * {@code onReleaseFailed}), and a loss taking effect before any listener hears of it. Its
+ * {@link HoldLease} tells when its lease runs out.
  */
 final class HoldState {
 
@@ -62,7 +62,7 @@ final class HoldState {
 
 	private final AtomicBoolean signalled = new AtomicBoolean();
 
-	private volatile @Nullable Lease lease;
+	private final HoldLease lease = new HoldLease();
 
 	private volatile Executor lostListeners = Runnable::run;
 
@@ -85,11 +85,10 @@ final class HoldState {
 		return this.state.get();
 	}
 
-	void lease(@Nullable Lease lease) {
-		this.lease = lease;
-	}
-
-	@Nullable Lease lease() {
+	/**
+	 * Return the lease of this hold: its renewal, if any, and when it runs out.
+	 */
+	HoldLease lease() {
 		return this.lease;
 	}
 
@@ -159,8 +158,7 @@ final class HoldState {
 	// The renewer marks a lost lease at once, before the callback that marks the handle
 	// runs on another thread.
 	private boolean isLeaseLost() {
-		Lease lease = this.lease;
-		return lease != null && lease.isLost();
+		return this.lease.isLost();
 	}
 
 	/**
@@ -210,8 +208,10 @@ final class HoldState {
 	 * Describe the lock as held now.
 	 */
 	HeldLock describe(LockRequest request, Instant acquiredAt, Instant now, LockMode mode, int permits) {
-		Lease lease = this.lease;
-		Instant expiresAt = (lease != null) ? lease.expiresAt() : acquiredAt.plus(request.ttl());
+		Instant expiresAt = this.lease.expiresAt();
+		if (expiresAt == null) {
+			expiresAt = acquiredAt.plus(request.ttl());
+		}
 		Duration remaining = (!isKnownNotHeld() && now.isBefore(expiresAt)) ? Duration.between(now, expiresAt) : null;
 		return new HeldLock(this.key, request.name(), this.fencingToken, acquiredAt, Duration.between(acquiredAt, now),
 				remaining, this.holder.getName(), request.autoRenew(), mode, permits);

@@ -177,7 +177,8 @@ final class LockPipeline {
 		DefaultLockHandle handle = new DefaultLockHandle(request.key(), request.name(), taken.target().resource(),
 				taken.ownerToken(), taken.fencingToken(), stack.client(), stack.listener(), taken.target().kind());
 		LeaseRenewer renewer = stack.renewer();
-		Lease lease = request.autoRenew() ? renew(handle, renewer, request.ttl(), taken.sentAtNanos(), detached) : null;
+		Instant sentAt = handle.hold().lease().time(renewer.getClock(), taken.sentAtNanos(), request.ttl());
+		Lease lease = request.autoRenew() ? renew(handle, renewer, request.ttl(), sentAt, detached) : null;
 		HeldLockRegistry heldLocks = stack.settings().heldLocks();
 		handle.track(request, renewer.getClock().instant(), lease, heldLocks::remove);
 		// The store publishes a release only when a caller announced itself since the
@@ -199,11 +200,10 @@ final class LockPipeline {
 		return handle;
 	}
 
-	private static Lease renew(DefaultLockHandle handle, LeaseRenewer renewer, Duration ttl, long startNanos,
+	private static Lease renew(DefaultLockHandle handle, LeaseRenewer renewer, Duration ttl, Instant startedAt,
 			boolean detached) {
 		Lease lease;
 		try {
-			Instant startedAt = renewer.getClock().instant().minusNanos(System.nanoTime() - startNanos);
 			handle.hold().notifyLostOn((notification) -> renewer.notifyListeners(handle.key(), notification));
 			// The lease of async work must not stop when the calling thread ends.
 			lease = detached

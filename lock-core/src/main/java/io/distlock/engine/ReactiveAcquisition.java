@@ -104,8 +104,9 @@ final class ReactiveAcquisition {
 		// not notify of this release is woken here.
 		HeldReactiveLock lock = new HeldReactiveLock(request, resource, owner, acquired.fencingToken(), this.client,
 				this.listeners.listener(), renewer.getClock().instant(), heldLocks::remove, this.waiter::signal);
+		Instant sentAt = lock.hold().lease().time(renewer.getClock(), attempt.sentAtNanos(), request.ttl());
 		if (request.autoRenew()) {
-			renew(lock, renewer, request, attempt.sentAtNanos());
+			renew(lock, renewer, request, sentAt);
 		}
 		heldLocks.add(lock);
 		LockObservations.stop(acquiring, "acquired", acquired.fencingToken(), null);
@@ -115,9 +116,8 @@ final class ReactiveAcquisition {
 		return lock;
 	}
 
-	private void renew(HeldReactiveLock lock, LeaseRenewer renewer, LockRequest request, long sentAtNanos) {
+	private void renew(HeldReactiveLock lock, LeaseRenewer renewer, LockRequest request, Instant startedAt) {
 		try {
-			Instant startedAt = renewer.getClock().instant().minusNanos(System.nanoTime() - sentAtNanos);
 			lock.notifyLostOn((notification) -> renewer.notifyListeners(request.key(), notification));
 			lock.renewedBy(renewer.registerDetached(lock.resource(), lock.ownerToken(), request.ttl(), startedAt,
 					lock::markLost));

@@ -128,12 +128,11 @@ public final class ReactiveLockEngine {
 	}
 
 	private static Mono<Void> reentered(LockRequest request, HeldReactiveLock outer) {
-		// As in the blocking pipeline: re-entering a lock that is gone would run the
-		// nested work as if it held it, so it fails as work that got no lock.
-		if (outer.isKnownNotHeld()) {
-			return Mono.error(Reentry.notReenterable(request.key(), outer.isKnownLost(), "action", "work"));
-		}
-		return Mono.empty();
+		// As in the blocking pipeline: re-entering a lock that is gone, or whose lease
+		// ran
+		// out, would run the nested work as if it held it, so it fails as work that got
+		// no lock. Checked on subscription, when the nested work would start.
+		return Mono.fromRunnable(() -> Reentry.assertReenterable(outer.hold(), request.key(), "action", "work"));
 	}
 
 	/**

@@ -23,8 +23,17 @@ import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 
 /**
- * The rule of re-entry: a nested call for a lock its thread holds runs under the outer
- * call's lock, unless that lock cannot cover it.
+ * The rule of re-entry: a nested call for a lock its thread (or pipeline) holds runs
+ * under the outer call's lock, unless that lock cannot cover it: held another way, known
+ * lost, released, or past the end of its lease by the renewer's clock.
+ *
+ * <p>
+ * Such a nested call fails, as one that got no lock, and never as "busy", so that no
+ * failure policy skips it quietly. It does not take the lock again either: the outer
+ * code, still running, would go on working under its old fencing token beside a new
+ * holder's. A lease that ran out is refused even before anyone finds it lost: the renewer
+ * may not have run since (a pause of this JVM), and a lock without auto-renew is never
+ * checked, so another owner may hold the key by then.
  */
 final class Reentry {
 
@@ -47,28 +56,36 @@ final class Reentry {
 							+ "; the nested code did not run",
 					null);
 		}
-		// Re-entering would run the nested code as if it held a lock that another owner
-		// may hold by now. Taking the lock again would not help: the outer code, told of
-		// the loss, would still work under its old fencing token. So the nested call
-		// fails as one that got no lock, and never as "busy": no failure policy may skip
-		// it quietly.
-		if (held instanceof DefaultLockHandle handle && handle.hold().isKnownNotHeld()) {
-			throw notReenterable(key, handle.hold().isKnownLost(), "call", "code");
+		if (held instanceof DefaultLockHandle handle) {
+			assertReenterable(handle.hold(), key, "call", "code");
 		}
 	}
 
 	/**
-	 * The failure of a nested call for a lock its outer call no longer holds.
+	 * Check that the lock of the given hold may be re-entered: it is held, as far as this
+	 * application knows, and its lease has not run out by the renewer's clock.
+	 * @param hold the state of the outer hold
 	 * @param key the lock key
-	 * @param lost whether the lock was reported lost, rather than released
 	 * @param outer what the outer caller is: "call", "action"
-	 * @param nested what did not run: "code", "work"
-	 * @return the exception to fail the nested call with
+	 * @param nested what would not run: "code", "work"
+	 * @throws LockAcquisitionException if it may not
 	 */
-	static LockAcquisitionException notReenterable(String key, boolean lost, String outer, String nested) {
-		String why = lost ? "its outer " + outer + " lost it (it was reported lost)"
-				: "its outer " + outer + " released it already";
-		return new LockAcquisitionException(key, Duration.ZERO,
+	static void assertReenterable(HoldState hold, String key, String outer, String nested) {
+		String why;
+		if (hold.isKnownNotHeld()) {
+			why = hold.isKnownLost() ? "its outer " + outer + " lost it (it was reported lost)"
+					: "its outer " + outer + " released it already";
+		}
+		else {
+			Duration ranOutFor = hold.lease().ranOutFor();
+			if (ranOutFor == null) {
+				return;
+			}
+			why = "the lease of its outer " + outer + " ran out " + ranOutFor.toMillis()
+					+ "ms ago by this application's clock (a pause, or work longer than an unrenewed ttl), "
+					+ "so another owner may hold it";
+		}
+		throw new LockAcquisitionException(key, Duration.ZERO,
 				"Lock '" + key + "' cannot be re-entered: " + why + "; the nested " + nested + " did not run", null);
 	}
 

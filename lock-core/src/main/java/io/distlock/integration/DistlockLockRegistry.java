@@ -40,8 +40,12 @@ import io.distlock.LockRequest;
  * Its locks behave as those of Spring Integration's own registries:
  * <ul>
  * <li>re-entrant for the holding thread, and held by one thread of this application at a
- * time; a re-entrant acquisition asks Redis whether the lock is still held, and fails if
- * it is not and someone else holds it now;</li>
+ * time; a re-entrant acquisition asks Redis whether the lock is still held. It never
+ * takes the lock again: if the lock is known lost, its lease ran out by the renewer's
+ * clock, or Redis no longer holds it, the re-entrant {@code lock()} or {@code tryLock()}
+ * throws a {@link io.distlock.LockAcquisitionException}, the outer hold keeps its lock
+ * and fencing token, and its final unlock reports the loss (Spring Integration's
+ * {@code LockRegistryLeaderInitiator} then unlocks, is revoked, and contends anew);</li>
  * <li>unlocked only by the holding thread (others get an {@link IllegalStateException});
  * the unlock of a lock known lost (its renewal found it gone or taken) throws a
  * {@link java.util.ConcurrentModificationException}, after letting it go; one whose loss

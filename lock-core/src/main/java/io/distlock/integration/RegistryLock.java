@@ -37,7 +37,9 @@ import org.springframework.util.Assert;
 /**
  * The {@link DistributedLock} of one key of a {@link DistlockLockRegistry}: a local
  * re-entrant lock, so that one thread of this application holds it at a time and
- * re-enters it, and the distlock lock that the outermost hold takes and releases.
+ * re-enters it, and the distlock lock that the outermost hold takes and releases. A
+ * re-entry never takes another distlock lock: the outer hold keeps its handle, and its
+ * final unlock reports a loss.
  */
 final class RegistryLock implements DistributedLock {
 
@@ -58,6 +60,10 @@ final class RegistryLock implements DistributedLock {
 
 	// Read and written by the thread holding the local lock.
 	private volatile @Nullable LockHandle handle;
+
+	// Set when a re-entry found the lock no longer held in Redis, before any renewal
+	// reported it: the final unlock reports the loss.
+	private volatile boolean lossFound;
 
 	private volatile long lastUsed;
 
@@ -125,7 +131,8 @@ final class RegistryLock implements DistributedLock {
 		Assert.notNull(ttl, "'ttl' must not be null");
 		try {
 			if (this.local.isHeldByCurrentThread()) {
-				return reenter(waitTime, ttl);
+				reenter();
+				return true;
 			}
 			long start = System.nanoTime();
 			if (!this.local.tryLock(waitTime.toNanos(), TimeUnit.NANOSECONDS)) {
@@ -149,23 +156,24 @@ final class RegistryLock implements DistributedLock {
 	}
 
 	// A re-entry asks Redis whether the lock is still held, as Spring Integration's
-	// registries do: its leader initiator re-enters at each heartbeat to learn that.
-	private boolean reenter(Duration waitTime, Duration ttl) throws InterruptedException {
+	// registries do: its leader initiator re-enters at each heartbeat to learn that. It
+	// never takes the lock again: the outer section, still running, would be handed a
+	// new fencing token, and its unlock could no longer report the loss. It fails
+	// instead, as a distlock re-entry does; the leader initiator then unlocks, hears of
+	// the loss, and contends anew.
+	private void reenter() {
 		LockHandle held = this.handle;
-		if (held != null && held.isHeld()) {
-			this.local.lock();
-			return true;
-		}
-		if (held != null) {
-			// Lost: let it go, and take the lock again if it is free within the wait.
-			this.handle = null;
-			letGo(held);
-		}
-		if (!hold(acquire(waitTime, ttl))) {
-			return false;
+		Assert.state(held != null, () -> "The lock '" + this.key + "' is held by this thread without a handle");
+		BoundLocks.assertReenterable(held, "section");
+		if (!held.isHeld()) {
+			this.lossFound = true;
+			throw new LockAcquisitionException(this.key, Duration.ZERO,
+					"Lock '" + this.key
+							+ "' cannot be re-entered: Redis no longer holds it for its outer hold; the nested section "
+							+ "did not run, and the unlock of the outer hold reports the loss",
+					null);
 		}
 		this.local.lock();
-		return true;
 	}
 
 	private @Nullable LockHandle acquire(Duration waitTime, Duration ttl) throws InterruptedException {
@@ -193,6 +201,7 @@ final class RegistryLock implements DistributedLock {
 			return false;
 		}
 		this.handle = acquired;
+		this.lossFound = false;
 		BoundLocks.bindHeld(acquired);
 		return true;
 	}
@@ -207,6 +216,8 @@ final class RegistryLock implements DistributedLock {
 			}
 			LockHandle held = this.handle;
 			this.handle = null;
+			boolean lossFound = this.lossFound;
+			this.lossFound = false;
 			if (held != null) {
 				try {
 					held.close();
@@ -217,7 +228,7 @@ final class RegistryLock implements DistributedLock {
 			}
 			// Known lost before the release stays known after it: the signal completes
 			// once.
-			if (held == null || isKnownLost(held)) {
+			if (held == null || lossFound || isKnownLost(held)) {
 				throw new ConcurrentModificationException("The lock '" + this.key + "' was lost before its unlock: "
 						+ "another holder may have changed the data it protects");
 			}
@@ -230,18 +241,6 @@ final class RegistryLock implements DistributedLock {
 
 	private static boolean isKnownLost(LockHandle handle) {
 		return handle.whenLost().toCompletableFuture().isDone();
-	}
-
-	private static void letGo(LockHandle lost) {
-		try {
-			lost.close();
-		}
-		catch (RuntimeException ex) {
-			// Lost already: nothing of it is left to release.
-		}
-		finally {
-			BoundLocks.unbindHeld(lost);
-		}
 	}
 
 	void renew(Duration ttl) {

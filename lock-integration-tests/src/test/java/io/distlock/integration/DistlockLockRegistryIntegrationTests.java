@@ -20,12 +20,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,11 +41,15 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.distlock.HeldLock;
+import io.distlock.LockAcquisitionException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.test.LockStack;
 import io.distlock.test.RedisServerExtension;
 
+import org.springframework.integration.leader.Context;
+import org.springframework.integration.leader.DefaultCandidate;
+import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 import org.springframework.integration.support.locks.DistributedLock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -214,6 +221,83 @@ class DistlockLockRegistryIntegrationTests {
 			lock.unlock();
 			return acquired;
 		}).get(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void reentryAfterTheLockWasLostTakesNoNewLockAndTheFinalUnlockReportsTheLoss() throws Exception {
+		DistlockLockRegistry registry = new DistlockLockRegistry(this.firstStack.template(), Duration.ofMillis(600));
+		DistributedLock lock = registry.obtain("lost-reentry");
+		lock.lock();
+		LockHandle outer = LockContext.require();
+		redis.endpoint().command("DEL", "lock:lost-reentry");
+		await().atMost(Duration.ofSeconds(10)).until(() -> outer.whenLost().toCompletableFuture().isDone());
+		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(lock::tryLock)
+			.withMessageContaining("Lock 'lost-reentry' cannot be re-entered");
+		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(lock::lock)
+			.withMessageContaining("Lock 'lost-reentry' cannot be re-entered");
+		assertThat(exists("lock:lost-reentry")).as("no new lock taken for the re-entry").isFalse();
+		assertThat(LockContext.require()).as("the outer section keeps its handle and token").isSameAs(outer);
+		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(lock::unlock)
+			.withMessageContaining("'lost-reentry' was lost before its unlock");
+		assertThat(LockContext.current()).isEmpty();
+		assertThat(lock.tryLock()).as("a new hold takes a new lock").isTrue();
+		lock.unlock();
+	}
+
+	@Test
+	void reentryWhileAnotherApplicationHoldsTheLostLockFailsAndTheFinalUnlockReportsTheLoss() throws Exception {
+		DistlockLockRegistry registry = new DistlockLockRegistry(this.firstStack.template(), Duration.ofMillis(600));
+		DistributedLock lock = registry.obtain("taken-over");
+		lock.lock();
+		LockHandle outer = LockContext.require();
+		redis.endpoint().command("DEL", "lock:taken-over");
+		DistributedLock other = this.second.obtain("taken-over");
+		assertThat(this.threads.submit(() -> other.tryLock()).get(10, TimeUnit.SECONDS)).isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(() -> outer.whenLost().toCompletableFuture().isDone());
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> lock.tryLock(Duration.ofMillis(200), TTL));
+		assertThat(LockContext.require()).isSameAs(outer);
+		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(lock::unlock);
+	}
+
+	@Test
+	void leaderInitiatorWhoseLockIsTakenOverIsRevokedAndLeadsAgainWithAHigherToken() throws Exception {
+		DistlockLockRegistry registry = new DistlockLockRegistry(this.firstStack.template(), Duration.ofMillis(600));
+		BlockingQueue<String> events = new LinkedBlockingQueue<>();
+		List<Long> tokens = new CopyOnWriteArrayList<>();
+		LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(registry,
+				new DefaultCandidate("first", "leader-loss") {
+
+					@Override
+					public void onGranted(Context context) {
+						tokens.add(LockContext.require().fencingToken());
+						events.add("granted");
+					}
+
+					@Override
+					public void onRevoked(Context context) {
+						events.add("revoked");
+					}
+
+				});
+		initiator.setHeartBeatMillis(100);
+		initiator.setBusyWaitMillis(100);
+		initiator.start();
+		try {
+			assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("granted");
+			// Another owner takes the key from under the leader, in one command.
+			redis.endpoint().command("SET", "lock:leader-loss", "another-owner", "PX", "60000");
+			assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("revoked");
+			assertThat(events.poll(500, TimeUnit.MILLISECONDS)).as("no leader while another owner holds the key")
+				.isNull();
+			redis.endpoint().command("DEL", "lock:leader-loss");
+			assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("granted");
+			assertThat(tokens).hasSize(2);
+			assertThat(tokens.get(1)).isGreaterThan(tokens.get(0));
+		}
+		finally {
+			initiator.stop();
+		}
 	}
 
 	@Test

@@ -19,6 +19,7 @@ package io.distlock.reactive;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.distlock.engine.LockSettings;
 import io.distlock.LockAcquisitionException;
@@ -43,6 +44,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Integration tests for re-entry across {@link ReactiveLockTemplate}s on real
@@ -174,6 +176,36 @@ class ReactiveLockTemplateReentryIntegrationTests {
 			.block(TIMEOUT);
 		assertThat(reentered).isTrue();
 		assertThat(exists(redis.endpoint(0), "orders:42")).isFalse();
+	}
+
+	@Test
+	void nestedExecuteAfterTheOuterUnrenewedLeaseRanOutFailsAndDoesNotRunWhileAnotherOwnerHoldsTheKey() {
+		AtomicBoolean ran = new AtomicBoolean();
+		AtomicReference<LockHandle> otherHolder = new AtomicReference<>();
+		LockRequest unrenewed = LockRequest.of("42", Duration.ofMillis(300), Duration.ZERO).withAutoRenew(false);
+		Mono<Object> nested = this.orders.execute(unrenewed, (outer) -> Mono.fromRunnable(() -> {
+			// The outer work outlives its lease: the key expires, and another application
+			// takes it.
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> !exists(redis.endpoint(0), "orders:42"));
+			otherHolder.set(anotherApplication(redis.endpoint(0))
+				.tryAcquire(LockRequest.of("orders:42", TTL, Duration.ZERO).withAutoRenew(false))
+				.orElseThrow());
+		})
+			.subscribeOn(Schedulers.boundedElastic())
+			.then(this.sameOrders.execute(request("42"), (inner) -> Mono.fromRunnable(() -> ran.set(true)))));
+		try {
+			assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> nested.block(TIMEOUT))
+				.withMessageContaining("Lock '42' cannot be re-entered");
+			assertThat(ran).as("the nested work ran without its lock").isFalse();
+			assertThat(otherHolder.get().isHeld()).isTrue();
+		}
+		finally {
+			if (otherHolder.get() != null) {
+				otherHolder.get().close();
+			}
+		}
 	}
 
 	private static Mono<Void> tookItsOwnLock(ReactiveLockHandle outer, ReactiveLockHandle inner) {

@@ -25,7 +25,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -40,11 +42,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.distlock.HeldLock;
 import io.distlock.LockContext;
+import io.distlock.LockAcquisitionException;
 import io.distlock.LockHandle;
+import io.distlock.LockRequest;
 import io.distlock.test.LockStack;
 import io.distlock.test.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What distlock adds under ShedLock's executor, against a real redis-server: the job sees
@@ -140,6 +145,37 @@ class DistlockLockProviderIntegrationTests {
 		assertThat(pttl[1]).isGreaterThan(60_000);
 		assertThat(redis.endpoint().command("EXISTS", "lock:extended")).isEqualTo(0L);
 		assertThat(LockContext.current()).isEmpty();
+	}
+
+	@Test
+	void nestedLockedCallInAJobPastItsLockAtMostForFailsAndDoesNotRunWhileAnotherOwnerHoldsTheKey() {
+		AtomicBoolean ran = new AtomicBoolean();
+		AtomicReference<Throwable> nestedFailure = new AtomicReference<>();
+		AtomicBoolean otherHeld = new AtomicBoolean();
+		this.firstExecutor.executeWithLock((Runnable) () -> {
+			// The job outlives lockAtMostFor: its key expires, and another application
+			// takes it.
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> redis.endpoint().command("EXISTS", "lock:overrun").equals(0L));
+			try (LockHandle other = this.second.template()
+				.tryAcquire(LockRequest.of("overrun", Duration.ofSeconds(10), Duration.ZERO))
+				.orElseThrow()) {
+				try {
+					this.first.template()
+						.execute(LockRequest.of("overrun", Duration.ofSeconds(10), Duration.ZERO),
+								(nested) -> ran.getAndSet(true));
+				}
+				catch (RuntimeException ex) {
+					nestedFailure.set(ex);
+				}
+				otherHeld.set(other.isHeld());
+			}
+		}, config("overrun", Duration.ofMillis(300), Duration.ZERO));
+		assertThat(ran).as("the nested code ran without the lock").isFalse();
+		assertThat(nestedFailure.get()).isInstanceOf(LockAcquisitionException.class)
+			.hasMessageContaining("Lock 'overrun' cannot be re-entered");
+		assertThat(otherHeld).as("the other owner held the key meanwhile").isTrue();
 	}
 
 	@Test
