@@ -18,6 +18,7 @@ package io.distlock.docs;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -129,8 +130,14 @@ class TroubleshootingExamplesIntegrationTests {
 		assertThat(page("docs/troubleshooting.md")).contains("logging.level.io.distlock=DEBUG");
 	}
 
+	// From the repository's root, found upwards: lock-boot3-tests runs this test too.
 	private static String page(String path) throws IOException {
-		return Files.readString(DocumentationPages.ROOT.resolve(path)).replaceAll("\\s+", " ");
+		Path dir = Path.of("").toAbsolutePath();
+		while (dir != null && !Files.isRegularFile(dir.resolve(path))) {
+			dir = dir.getParent();
+		}
+		assertThat(dir).as("a folder above the working directory with " + path).isNotNull();
+		return Files.readString(dir.resolve(path)).replaceAll("\\s+", " ");
 	}
 
 	@SpringBootConfiguration
