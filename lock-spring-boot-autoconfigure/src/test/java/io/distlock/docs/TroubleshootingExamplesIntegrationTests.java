@@ -30,6 +30,7 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.test.RedisServerExtension;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -65,6 +67,14 @@ class TroubleshootingExamplesIntegrationTests {
 	static void properties(DynamicPropertyRegistry registry) {
 		registry.add("spring.data.redis.host", () -> redis.endpoint().host());
 		registry.add("spring.data.redis.port", () -> redis.endpoint().port());
+	}
+
+	// The level outlives the closed context: without this, the next tests of this JVM
+	// would log at DEBUG too.
+	@AfterAll
+	static void resetDebugLogger() {
+		LoggingSystem.get(TroubleshootingExamplesIntegrationTests.class.getClassLoader())
+			.setLogLevel("io.distlock", null);
 	}
 
 	@Autowired
