@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import io.distlock.docs.DocumentationPages.CodeBlock;
 import org.junit.jupiter.api.Test;
@@ -93,6 +94,30 @@ class DocumentationSnippetsTests {
 		assertThat(check(noReason)).contains("say why");
 	}
 
+	@Test
+	void importLinesMayComeInAnyOrderButMustBeTheFilesAndComplete() {
+		String marker = SNIPPET + " lock-spring-boot-autoconfigure/src/test/java/io/distlock/docs/PaymentService.java";
+		List<String> code = List.of("@DistributedLocked(key = \"#orderId\", ttl = \"10s\")",
+				"public void pay(long orderId) {", "long token = LockContext.require().fencingToken();");
+		CodeBlock complete = new CodeBlock(Path.of("test.md"), 1, "java", concat(
+				List.of("import io.distlock.annotation.DistributedLocked;", "import io.distlock.LockContext;", ""),
+				code), marker);
+		CodeBlock foreign = new CodeBlock(Path.of("test.md"), 1, "java",
+				concat(List.of("import io.distlock.LockTemplate;"), code), marker);
+		CodeBlock incomplete = new CodeBlock(Path.of("test.md"), 1, "java",
+				concat(List.of("import io.distlock.LockContext;"), code), marker);
+
+		assertThat(check(complete)).isNull();
+		assertThat(check(foreign)).contains("import io.distlock.LockTemplate;").contains("not in");
+		assertThat(check(incomplete)).contains("import io.distlock.annotation.DistributedLocked;");
+	}
+
+	private static List<String> concat(List<String> first, List<String> second) {
+		List<String> all = new ArrayList<>(first);
+		all.addAll(second);
+		return all;
+	}
+
 	private static String check(CodeBlock block) {
 		String marker = block.marker();
 		if (marker != null && marker.startsWith(NOT_COMPILED)) {
@@ -109,8 +134,21 @@ class DocumentationSnippetsTests {
 			return "its snippet file '" + path + "' is no such file";
 		}
 		List<String> fileLines = normalized(DocumentationPages.lines(DocumentationPages.ROOT.relativize(file)));
+		List<String> imports = leadingImports(block.body());
+		List<String> missing = imports.stream().filter((line) -> !fileLines.contains(line)).toList();
+		if (!missing.isEmpty()) {
+			return "these imports are not in '" + path + "': " + missing;
+		}
+		List<String> code = block.body().subList(indexAfterImports(block.body()), block.body().size());
+		if (!imports.isEmpty()) {
+			List<String> needed = neededImports(fileLines, code);
+			needed.removeAll(imports);
+			if (!needed.isEmpty()) {
+				return "the block shows imports but not these, which its code needs: " + needed;
+			}
+		}
 		int from = 0;
-		for (List<String> run : runs(block.body())) {
+		for (List<String> run : runs(code)) {
 			int found = indexOf(fileLines, run, from);
 			if (found < 0) {
 				return "these lines are not in '" + path + "' (in this order, after what the block shows before"
@@ -119,6 +157,45 @@ class DocumentationSnippetsTests {
 			from = found + run.size();
 		}
 		return null;
+	}
+
+	// The import lines the block opens with, trimmed.
+	private static List<String> leadingImports(List<String> body) {
+		return body.subList(0, indexAfterImports(body))
+			.stream()
+			.map(String::trim)
+			.filter((line) -> line.startsWith("import "))
+			.toList();
+	}
+
+	private static int indexAfterImports(List<String> body) {
+		int end = 0;
+		for (int i = 0; i < body.size(); i++) {
+			String line = body.get(i).trim();
+			if (line.startsWith("import ")) {
+				end = i + 1;
+			}
+			else if (!line.isEmpty() && !ELISIONS.contains(line)) {
+				break;
+			}
+		}
+		return end;
+	}
+
+	// The file's imports whose simple name the code uses as a word.
+	private static List<String> neededImports(List<String> fileLines, List<String> code) {
+		String text = String.join("\n", code);
+		List<String> needed = new ArrayList<>();
+		for (String line : fileLines) {
+			if (line.startsWith("import ") && !line.endsWith("*;") && !line.endsWith("*")) {
+				String name = line.replaceFirst(";$", "");
+				name = name.substring(name.lastIndexOf('.') + 1);
+				if (Pattern.compile("(?<![\\w.])" + Pattern.quote(name) + "\\b").matcher(text).find()) {
+					needed.add(line);
+				}
+			}
+		}
+		return needed;
 	}
 
 	// The block's lines between elisions, trimmed, blank ones left out.

@@ -37,9 +37,11 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -70,7 +72,9 @@ class FencingKitExamplesIntegrationTests {
 					"spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
 			.run();
 		this.jdbc = new JdbcTemplate(this.context.getBean(DataSource.class));
-		this.jdbc.execute("CREATE TABLE account (id BIGINT PRIMARY KEY, balance BIGINT, fence_token BIGINT)");
+		// The table docs/fencing.md shows
+		new ResourceDatabasePopulator(new ClassPathResource("io/distlock/docs/account.sql"))
+			.execute(this.context.getBean(DataSource.class));
 		this.jdbc.update("INSERT INTO account (id, balance) VALUES (1, 0)");
 		this.ledger = this.context.getBean(AccountLedger.class);
 	}

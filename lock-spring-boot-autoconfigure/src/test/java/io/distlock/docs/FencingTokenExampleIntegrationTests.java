@@ -59,9 +59,12 @@ class FencingTokenExampleIntegrationTests {
 	void setUp() {
 		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
 		this.lockTemplate = new LockTemplate(new RedisLockClient(this.connectionFactory));
-		this.database = new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2).generateUniqueName(true).build();
+		// The table docs/fencing.md shows
+		this.database = new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)
+			.generateUniqueName(true)
+			.addScript("io/distlock/docs/document.sql")
+			.build();
 		JdbcTemplate jdbc = new JdbcTemplate(this.database);
-		jdbc.execute("CREATE TABLE document (id BIGINT PRIMARY KEY, body VARCHAR(100), fencing_token BIGINT)");
 		jdbc.update("INSERT INTO document VALUES (1, 'empty', 0)");
 		this.store = new FencedDocumentStore(jdbc);
 	}
