@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,7 +29,7 @@ import io.distlock.LockTemplate;
 import io.distlock.leader.LeaderElection;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.redis.RedisReleaseNotifier;
-import io.distlock.test.RedisConnections;
+import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServerExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -38,8 +37,6 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,8 +45,8 @@ import static org.awaitility.Awaitility.await;
  * Integration tests for the lifecycle of the auto-configured locking on a real
  * redis-server: Spring's {@code pause()} and {@code restart()} (which the test context
  * cache calls on a context it keeps for later) and {@code stop()} and {@code start()}
- * leave every component working, and a lock held while its context is paused stays held
- * and renewed.
+ * leave every component working, on one Redis and on Redlock, and a lock held while its
+ * context is paused stays held and renewed.
  */
 class DistLockLifecycleIntegrationTests {
 
@@ -57,8 +54,9 @@ class DistLockLifecycleIntegrationTests {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(15);
 
+	// The application's Redis, then three Redlock nodes.
 	@RegisterExtension
-	static final RedisServerExtension redis = RedisServerExtension.singleNode();
+	static final RedisServerExtension redis = RedisServerExtension.servers(4);
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistLockAutoConfiguration.class,
@@ -69,16 +67,6 @@ class DistLockLifecycleIntegrationTests {
 				// A held lock would delay a stop by one second at most.
 				"spring.lifecycle.timeout-per-shutdown-phase=6s");
 
-	// Reads the lock's expiry in Redis beside the application, which a pause stops.
-	private final LettuceConnectionFactory observerFactory = RedisConnections.connectionFactory(redis.endpoint());
-
-	private final StringRedisTemplate observer = new StringRedisTemplate(this.observerFactory);
-
-	@AfterEach
-	void closeObserver() {
-		RedisConnections.destroy(this.observerFactory);
-	}
-
 	@Test
 	void lockHeldWhileTheContextIsPausedIsRenewedAndNotReleased() {
 		this.contextRunner.run((context) -> {
@@ -86,23 +74,13 @@ class DistLockLifecycleIntegrationTests {
 			LockHandle held = template.tryAcquire(LockRequest.of("order:3", TTL, Duration.ZERO)).orElseThrow();
 			context.getSourceApplicationContext().pause();
 			assertThat(context.getBean(LeaseRenewer.class).isRunning()).isTrue();
-			// Three renewals while paused: the lock outlives the ttl it was taken with.
-			AtomicLong last = new AtomicLong(pttl("lock:order:3"));
-			AtomicInteger renewals = new AtomicInteger();
-			await().atMost(PATIENCE).pollInterval(Duration.ofMillis(20)).until(() -> {
-				long pttl = pttl("lock:order:3");
-				if (pttl > last.getAndSet(pttl)) {
-					renewals.incrementAndGet();
-				}
-				return renewals.get() >= 3 || pttl < 0;
-			});
-			assertThat(renewals).hasValue(3);
+			awaitRenewals(redis.endpoint(), "lock:order:3");
 			assertThat(held.isHeld()).isTrue();
 			assertThat(held.whenLost().toCompletableFuture()).isNotDone();
 			context.getSourceApplicationContext().restart();
 			assertThat(lockedCall(template, "order:3-after-restart")).isEqualTo("locked");
 			held.close();
-			assertThat(this.observer.hasKey("lock:order:3")).isFalse();
+			assertThat(redis.endpoint().command("EXISTS", "lock:order:3")).isEqualTo(0L);
 		});
 	}
 
@@ -140,6 +118,49 @@ class DistLockLifecycleIntegrationTests {
 		});
 	}
 
+	@Test
+	void redlockLocksAndReleaseNotificationsSurvivePauseAndRestartAndStopAndStart() {
+		this.contextRunner
+			.withPropertyValues("distlock.redlock.nodes=" + String.join(",", redis.uris().subList(1, 4)),
+					"distlock.redlock.node-timeout=200ms")
+			.run((context) -> {
+				ConfigurableApplicationContext source = context.getSourceApplicationContext();
+				RedlockReleaseNotifiers notifiers = context.getBean(RedlockReleaseNotifiers.class);
+				LockTemplate template = context.getBean(LockTemplate.class);
+				await().atMost(PATIENCE).until(notifiers::isSubscribed);
+				LockHandle held = template.tryAcquire(LockRequest.of("order:11", TTL, Duration.ZERO)).orElseThrow();
+				source.pause();
+				assertThat(notifiers.isSubscribed()).isFalse();
+				awaitRenewals(redis.endpoint(1), "lock:order:11");
+				source.restart();
+				await().atMost(PATIENCE).until(notifiers::isSubscribed);
+				assertThat(lockedCall(template, "order:12")).isEqualTo("locked");
+				held.close();
+				source.stop();
+				assertThat(notifiers.isSubscribed()).isFalse();
+				source.start();
+				await().atMost(PATIENCE).until(notifiers::isSubscribed);
+				assertThat(lockedCall(template, "order:13")).isEqualTo("locked");
+			});
+	}
+
+	/**
+	 * Wait for three renewals of the given lock, seen as rises of its remaining time to
+	 * live: it outlives the ttl it was taken with.
+	 */
+	private static void awaitRenewals(RedisEndpoint endpoint, String key) {
+		AtomicLong last = new AtomicLong(pttl(endpoint, key));
+		AtomicInteger renewals = new AtomicInteger();
+		await().atMost(PATIENCE).pollInterval(Duration.ofMillis(20)).until(() -> {
+			long pttl = pttl(endpoint, key);
+			if (pttl > last.getAndSet(pttl)) {
+				renewals.incrementAndGet();
+			}
+			return renewals.get() >= 3 || pttl < 0;
+		});
+		assertThat(renewals).as("renewals of '%s'", key).hasValue(3);
+	}
+
 	private void awaitEverythingWorking(AssertableApplicationContext context, String key) {
 		await().atMost(PATIENCE).until(context.getBean(LeaderElection.class)::isLeader);
 		await().atMost(PATIENCE).until(context.getBean(RedisReleaseNotifier.class)::isSubscribed);
@@ -152,9 +173,9 @@ class DistLockLifecycleIntegrationTests {
 		return template.execute(LockRequest.of(key, TTL, Duration.ofSeconds(2)), () -> "locked");
 	}
 
-	private long pttl(String key) {
-		Long pttl = this.observer.execute((connection) -> connection.keyCommands().pTtl(key.getBytes()), true);
-		return (pttl != null) ? pttl : -2;
+	private static long pttl(RedisEndpoint endpoint, String key) {
+		Object pttl = endpoint.command("PTTL", key);
+		return (pttl instanceof Long millis) ? millis : -2;
 	}
 
 }
