@@ -251,7 +251,10 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 
 	/**
 	 * Stop contending, and give the leadership up if this instance has it: the lock is
-	 * released, so that another instance takes over at once.
+	 * released, so that another instance takes over at once. Not final: {@link #start()}
+	 * contends again. Spring's {@code pause()} of the context stops it too, so that a
+	 * paused context (a test context kept in the context cache) does not hold the
+	 * leadership, and its {@code restart()} starts it again.
 	 */
 	@Override
 	public void stop() {

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -65,6 +66,13 @@ import org.springframework.util.Assert;
  * that no listener delays the callback that tells the holder. Registering and cancelling
  * a lease are constant-time, safe on virtual threads.
  *
+ * <p>
+ * As a Spring bean it is not stopped when Spring pauses its application context (as the
+ * test context cache does with a context it keeps for later): the work that holds a lock
+ * goes on while its context is paused. {@link #stop()} is not final: a start or a
+ * registration brings the renewer back, with the threads it made for itself made again;
+ * only {@link #close()} is.
+ *
  * @see Lease
  */
 public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
@@ -84,6 +92,9 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	private final LostLeaseReporter reporter;
 
 	private final ListenerDispatch listeners;
+
+	// Held to start, stop and close, never while renewing.
+	private final ReentrantLock lifecycleLock = new ReentrantLock();
 
 	private volatile boolean running;
 
@@ -149,8 +160,8 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	/**
 	 * Start renewing a lease that starts now: first after a third of its ttl, then every
 	 * third of it. Renewal stops when the lease is cancelled, found lost, its holder (the
-	 * calling thread) ends, the maximum hold time has passed or this renewer is closed;
-	 * all but the first report the lease lost.
+	 * calling thread) ends, the maximum hold time has passed or this renewer is stopped
+	 * or closed; all but the first report the lease lost.
 	 * @param key the resource name
 	 * @param ownerToken the token of the acquisition
 	 * @param ttl the lease time
@@ -215,27 +226,29 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		Assert.notNull(ttl, "'ttl' must not be null");
 		Assert.notNull(startedAt, "'startedAt' must not be null");
 		Assert.notNull(onLost, "'onLost' must not be null");
-		assertOpen(key);
 		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), holder, startedAt, onLost, this.leases::remove);
-		this.leases.add(lease);
-		this.tick.registered();
-		this.running = true;
-		try {
-			this.timer.runNoLaterThan(lease.schedule().dueAt());
+		while (true) {
+			if (!this.running) {
+				startOrFail(key);
+			}
+			this.leases.add(lease);
+			this.tick.registered();
+			try {
+				this.timer.runNoLaterThan(lease.schedule().dueAt());
+			}
+			catch (RuntimeException ex) {
+				// Nothing would renew the lease, or report it lost: the caller must not
+				// rely on it.
+				this.leases.remove(lease);
+				throw ex;
+			}
+			if (this.running || !this.leases.remove(lease)) {
+				// Running, or stopped since by a stop that reported the lease lost.
+				return lease;
+			}
+			// Stopped or closed before the lease was added: nothing renews it. Start
+			// again, or fail if closed.
 		}
-		catch (RuntimeException ex) {
-			// Nothing would renew the lease, or report it lost: the caller must not
-			// rely on it.
-			this.leases.remove(lease);
-			throw ex;
-		}
-		if (this.closed) {
-			// Closed meanwhile: nothing renews the lease, so the caller must not rely on
-			// it.
-			this.leases.remove(lease);
-			assertOpen(key);
-		}
-		return lease;
 	}
 
 	/**
@@ -282,32 +295,62 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
-	 * Start renewing. Registering a lease starts the renewer as well, so calling this is
-	 * optional; a closed renewer does not start again.
+	 * Start renewing, again after a {@link #stop()}, with the threads this renewer made
+	 * for itself made again. Registering a lease starts the renewer as well, so calling
+	 * this is optional; a closed renewer does not start again.
 	 */
 	@Override
 	public void start() {
-		if (!this.closed) {
-			this.running = true;
+		this.lifecycleLock.lock();
+		try {
+			if (!this.closed) {
+				doStart();
+			}
+		}
+		finally {
+			this.lifecycleLock.unlock();
 		}
 	}
 
 	/**
-	 * Stop renewing, for good: the same as {@link #close()}.
+	 * Stop renewing until started again: leases still registered are no longer renewed
+	 * and are reported lost (they expire within their ttl), and the threads this renewer
+	 * made for itself are shut down. Unlike {@link #close()}, not final: a start or a
+	 * registration brings the renewer back.
 	 */
 	@Override
 	public void stop() {
-		close();
+		this.lifecycleLock.lock();
+		try {
+			if (this.running) {
+				this.running = false;
+				halt("stopped");
+			}
+		}
+		finally {
+			this.lifecycleLock.unlock();
+		}
 	}
 
 	/**
 	 * Tell whether the renewer was started, by {@link #start()} or a registration, and
-	 * not closed since.
+	 * not stopped or closed since.
 	 * @return whether it is running
 	 */
 	@Override
 	public boolean isRunning() {
-		return this.running && !this.closed;
+		return this.running;
+	}
+
+	/**
+	 * Tell Spring not to stop the renewer when it pauses the application context: the
+	 * work that holds a lock goes on while its context is paused (a test context that the
+	 * context cache keeps for later, say), so its lease must go on being renewed.
+	 * @return {@code false}
+	 */
+	@Override
+	public boolean isPauseable() {
+		return false;
 	}
 
 	/**
@@ -321,23 +364,60 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
-	 * Stop renewing. Leases still registered are no longer renewed and are reported lost;
-	 * they expire within their ttl. Registering new ones fails. A scheduler this renewer
-	 * created is shut down, one it was given is not.
+	 * Stop renewing for good. Leases still registered are no longer renewed and are
+	 * reported lost; they expire within their ttl. Registering new ones fails. A
+	 * scheduler this renewer created is shut down, one it was given is not.
 	 */
 	@Override
 	public void close() {
-		if (this.closed) {
+		this.lifecycleLock.lock();
+		try {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			this.running = false;
+			halt("closed");
+		}
+		finally {
+			this.lifecycleLock.unlock();
+		}
+	}
+
+	private void startOrFail(String key) {
+		this.lifecycleLock.lock();
+		try {
+			assertOpen(key);
+			doStart();
+		}
+		finally {
+			this.lifecycleLock.unlock();
+		}
+	}
+
+	// Under the lifecycle lock.
+	private void doStart() {
+		if (this.running) {
 			return;
 		}
-		this.closed = true;
-		this.running = false;
+		this.threads.restart();
+		this.timer.start();
+		this.running = true;
+		if (!this.leases.isEmpty()) {
+			// Added by a registration that raced a stop, and planned by no run.
+			this.tick.registered();
+			wakeUp();
+		}
+	}
+
+	// Under the lifecycle lock.
+	private void halt(String how) {
 		this.timer.stop();
 		List<Lease> stopped = new ArrayList<>(this.leases);
 		this.leases.removeAll(stopped);
 		if (!stopped.isEmpty()) {
-			logger.warn("Stopped renewing " + stopped.size() + " held lock(s) because the lease renewer was closed; "
-					+ "reporting them lost (they expire within their ttl)");
+			logger.warn("Stopped renewing " + stopped.size() + " held lock(s) because the lease renewer was " + how
+					+ "; reporting them lost (they expire within their ttl)");
 			stopped.forEach(this.reporter::report);
 		}
 		this.threads.shutdown();

@@ -119,8 +119,21 @@ final class RenewalTimer {
 	}
 
 	/**
-	 * Cancel the pending run and schedule none any more; wait up to five seconds for a
-	 * run in progress to finish.
+	 * Schedule runs again after {@link #stop()}; runs are only asked for from now on.
+	 */
+	void start() {
+		this.pendingLock.lock();
+		try {
+			this.stopped = false;
+		}
+		finally {
+			this.pendingLock.unlock();
+		}
+	}
+
+	/**
+	 * Cancel the pending run and schedule none until {@link #start() started} again; wait
+	 * up to five seconds for a run in progress to finish.
 	 */
 	void stop() {
 		this.pendingLock.lock();

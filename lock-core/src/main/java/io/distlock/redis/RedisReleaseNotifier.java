@@ -128,6 +128,8 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
 	/**
 	 * Unsubscribe and give the connection back. Waiters keep working on their backoff.
+	 * Not final: {@link #start()} subscribes again. Spring's {@code pause()} of the
+	 * context stops it too, and its {@code restart()} starts it again.
 	 */
 	@Override
 	public void stop() {

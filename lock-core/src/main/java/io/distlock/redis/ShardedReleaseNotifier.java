@@ -73,7 +73,9 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
 	/**
 	 * Unsubscribe from everything and close the connection. Waiters keep working on their
-	 * backoff.
+	 * backoff. Not final: {@link #start()} follows the waiters again. Spring's
+	 * {@code pause()} of the context stops it too, and its {@code restart()} starts it
+	 * again.
 	 */
 	@Override
 	public void stop() {

@@ -546,21 +546,6 @@ class LeaseRenewerTests {
 	}
 
 	@Test
-	void lifecycleStopStopsRenewingAndRejectsRegistration() {
-		this.renewer.start();
-		assertThat(this.renewer.isRunning()).isTrue();
-		this.renewer.register("k", "owner", TTL, this.lost::incrementAndGet);
-		AtomicBoolean stopped = new AtomicBoolean();
-		this.renewer.stop(() -> stopped.set(true));
-		assertThat(stopped).isTrue();
-		assertThat(this.renewer.isRunning()).isFalse();
-		this.scheduler.advance(Duration.ofSeconds(1));
-		assertThat(this.client.attempts).isEmpty();
-		assertThatIllegalStateException()
-			.isThrownBy(() -> this.renewer.register("k2", "owner", TTL, this.lost::incrementAndGet));
-	}
-
-	@Test
 	void closedRenewerDoesNotStartAgain() {
 		this.renewer.close();
 		this.renewer.start();

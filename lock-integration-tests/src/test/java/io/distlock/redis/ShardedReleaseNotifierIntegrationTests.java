@@ -41,7 +41,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Integration tests for {@link ShardedReleaseNotifier} on a real Redis 7 cluster:
- * subscriptions exist only while someone waits, and follow a failover.
+ * subscriptions exist only while someone waits, follow a failover, and come back after a
+ * stop and start.
  */
 class ShardedReleaseNotifierIntegrationTests {
 
@@ -120,6 +121,25 @@ class ShardedReleaseNotifierIntegrationTests {
 			return true;
 		});
 		assertThat(waited.get(20, TimeUnit.SECONDS)).isLessThan(TimeUnit.SECONDS.toNanos(30));
+	}
+
+	@Test
+	void givenANotifierStoppedAndStartedAgainWhenTheLockIsReleasedThenItsWaiterIsWoken() throws Exception {
+		// As Spring's pause() and restart() do, twice.
+		for (int round = 0; round < 2; round++) {
+			this.notifier.stop();
+			assertThat(this.notifier.isRunning()).isFalse();
+			assertThat(this.notifier.isSubscribed()).isFalse();
+			this.notifier.start();
+			await().atMost(Duration.ofSeconds(20)).until(this.notifier::isSubscribed);
+			LockHandle holder = this.template.tryAcquire("k", LEASE, Duration.ZERO).orElseThrow();
+			CompletableFuture<Long> waited = waitFor("k");
+			RedisServer primary = redis.cluster().primaryForKey("lock:k");
+			awaitSubscribers(primary, "lock:k", 1);
+			holder.close();
+			assertThat(waited.get(20, TimeUnit.SECONDS)).isLessThan(TimeUnit.SECONDS.toNanos(20));
+			awaitSubscribers(primary, "lock:k", 0);
+		}
 	}
 
 	private CompletableFuture<Long> waitFor(String key) {

@@ -41,6 +41,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -175,6 +176,13 @@ public final class DistLockAutoConfiguration {
 	HeldLocksShutdown heldLocksShutdown(LockTemplate lockTemplate, Environment environment) {
 		return new HeldLocksShutdown(() -> lockTemplate.getHeldLocks().size(), lockTemplate::releaseHeldLocks,
 				HeldLocksShutdown.gracePeriod(environment));
+	}
+
+	@Bean
+	@ConditionalOnBean(LockTemplate.class)
+	HeldLocksPause heldLocksPause(ApplicationContext context, LockTemplate lockTemplate,
+			ObjectProvider<RedisConnectionFactory> connectionFactories) {
+		return new HeldLocksPause(context, () -> lockTemplate.getHeldLocks().size(), connectionFactories);
 	}
 
 }

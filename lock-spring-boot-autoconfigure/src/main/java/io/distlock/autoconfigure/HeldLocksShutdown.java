@@ -35,6 +35,11 @@ import org.springframework.core.env.Environment;
  * Its phase puts it after the web server's graceful shutdown, which lets requests in
  * progress finish, and before the lease renewer stops: leases are renewed while the work
  * finishes, and nothing renews once the locks are released.
+ *
+ * <p>
+ * It is not stopped when Spring pauses the context (as the test context cache does): the
+ * work that holds the locks goes on, so they must not be released under it. An explicit
+ * {@code stop()} gives them back, and a {@code start()} makes it ready for the next.
  */
 final class HeldLocksShutdown implements SmartLifecycle {
 
@@ -146,6 +151,16 @@ final class HeldLocksShutdown implements SmartLifecycle {
 	@Override
 	public boolean isRunning() {
 		return this.running;
+	}
+
+	/**
+	 * Tell Spring not to stop this step when it pauses the context: the locks belong to
+	 * work that goes on. Not marked {@code @Override}, so that it compiles against Spring
+	 * Framework 6.2 too (the Spring Boot 3.5 generation), which has no pause.
+	 * @return {@code false}
+	 */
+	public boolean isPauseable() {
+		return false;
 	}
 
 	@Override
