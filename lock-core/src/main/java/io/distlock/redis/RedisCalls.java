@@ -58,9 +58,17 @@ final class RedisCalls {
 	 */
 	static LockBackendException failure(String key, String operation, Throwable ex) {
 		// The most specific cause says why: Spring Data's own message is often just
-		// "Error in execution", where Redis said READONLY or NOPERM.
-		return new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': "
-				+ NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
+		// "Error in execution", where Redis said READONLY or NOPERM. When Redis did not
+		// answer, the scripts' runner says which Redis and how long it waited.
+		Throwable why = NestedExceptionUtils.getMostSpecificCause(ex);
+		for (Throwable candidate = ex; candidate != null; candidate = candidate.getCause()) {
+			if (candidate instanceof ScriptRunner.Unanswered) {
+				why = candidate;
+				break;
+			}
+		}
+		return new LockBackendException(key,
+				"Redis failed to " + operation + " lock '" + key + "': " + why.getMessage(), ex);
 	}
 
 	/**
