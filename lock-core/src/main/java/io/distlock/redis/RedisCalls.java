@@ -72,6 +72,20 @@ final class RedisCalls {
 	}
 
 	/**
+	 * Report a failure of Redis in a lock operation as a {@link LockBackendException}
+	 * that names the server when it did not answer.
+	 * @param server the server and its command timeout, as
+	 * {@link RedisAddress#describeWithTimeout} says them
+	 */
+	static LockBackendException failure(String key, String operation, Throwable ex, String server) {
+		if (RedisAddress.isUnanswered(ex)) {
+			return new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': " + server
+					+ " did not answer: " + NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
+		}
+		return failure(key, operation, ex);
+	}
+
+	/**
 	 * Read the reply of an acquire script: whether it acquired, with the fencing token if
 	 * so and the holder's remaining lease and description if not.
 	 */

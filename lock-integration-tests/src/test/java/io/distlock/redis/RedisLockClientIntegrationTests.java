@@ -382,6 +382,16 @@ class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 						.withMessageNotContaining("pw-9c2e7")
 						.withMessageNotContaining("lock-user-4f1");
 				}
+				assertThat(client.asyncCalls().orElseThrow().tryAcquire("k", owner(), Duration.ofSeconds(10)))
+					.failsWithin(Duration.ofSeconds(10))
+					.withThrowableThat()
+					.havingCause()
+					.isInstanceOf(LockBackendException.class)
+					.withMessageStartingWith("Redis failed to acquire lock 'k': ")
+					.withMessageContaining("Redis at 127.0.0.1:" + server.port())
+					.withMessageContaining("command timeout 1s")
+					.withMessageNotContaining("pw-9c2e7")
+					.withMessageNotContaining("lock-user-4f1");
 			}
 			finally {
 				factory.destroy();
