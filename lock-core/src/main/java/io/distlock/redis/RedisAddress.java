@@ -30,7 +30,6 @@ import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.NamedNode;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.util.ClassUtils;
@@ -50,10 +49,10 @@ final class RedisAddress {
 	/**
 	 * Describe the Redis the factory connects to, such as {@code Redis at
 	 * localhost:6379}.
-	 * @param factory the connection factory
+	 * @param factory the connection factory, blocking or reactive
 	 * @return the description
 	 */
-	static String describe(RedisConnectionFactory factory) {
+	static String describe(Object factory) {
 		if (call(factory, "getSentinelConfiguration") instanceof RedisSentinelConfiguration sentinel) {
 			NamedNode master = sentinel.getMaster();
 			return "Redis Sentinel master" + ((master != null) ? " '" + master.getName() + "'" : "") + " (sentinels "
@@ -71,10 +70,10 @@ final class RedisAddress {
 	/**
 	 * Describe the Redis the factory connects to and how long a command may wait for its
 	 * answer, such as {@code Redis at localhost:6379 (command timeout 2s)}.
-	 * @param factory the connection factory
+	 * @param factory the connection factory, blocking or reactive
 	 * @return the description
 	 */
-	static String describeWithTimeout(RedisConnectionFactory factory) {
+	static String describeWithTimeout(Object factory) {
 		Object configuration = call(factory, "getClientConfiguration");
 		// Lettuce's command timeout, or Jedis' read timeout.
 		Object timeout = (configuration != null) ? call(configuration, "getCommandTimeout") : null;
