@@ -62,16 +62,19 @@ final class AsyncLockCalls implements AsyncFencingLockCalls {
 
 	private final RedisClient client;
 
+	private final String server;
+
 	// Completes with the connection once it is open and every command queued while it
 	// opened was sent.
 	private volatile CompletableFuture<RedisAsyncCommands<byte[], byte[]>> ready;
 
 	private boolean reconnecting;
 
-	private AsyncLockCalls(LockScriptCalls calls, LockAcquisitions acquisitions, RedisClient client) {
+	private AsyncLockCalls(LockScriptCalls calls, LockAcquisitions acquisitions, RedisClient client, String server) {
 		this.calls = calls;
 		this.acquisitions = acquisitions;
 		this.client = client;
+		this.server = server;
 		// Opened now, so that the first lock does not wait for it.
 		this.ready = CompletableFuture.supplyAsync(this::connect, CONNECTING);
 	}
@@ -84,7 +87,7 @@ final class AsyncLockCalls implements AsyncFencingLockCalls {
 			@Nullable RedisConnectionFactory factory) {
 		if (factory instanceof LettuceConnectionFactory lettuce && !lettuce.isClusterAware()
 				&& lettuce.getNativeClient() instanceof RedisClient client) {
-			return new AsyncLockCalls(calls, acquisitions, client);
+			return new AsyncLockCalls(calls, acquisitions, client, RedisAddress.describeWithTimeout(lettuce));
 		}
 		return null;
 	}
@@ -128,7 +131,7 @@ final class AsyncLockCalls implements AsyncFencingLockCalls {
 			.handle((reply, ex) -> {
 				if (ex != null) {
 					Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
-					throw RedisCalls.failure(key, operation, cause);
+					throw RedisCalls.failure(key, operation, cause, this.server);
 				}
 				return result.apply(LockScript.decoded(reply));
 			});

@@ -60,6 +60,8 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 
 	private final ReactiveStringRedisTemplate redis;
 
+	private final String server;
+
 	private String fencingCounterRetention = String
 		.valueOf(RedisLockClient.DEFAULT_FENCING_COUNTER_RETENTION.toMillis());
 
@@ -80,6 +82,7 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 	public ReactiveRedisLockClient(ReactiveRedisConnectionFactory connectionFactory) {
 		Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
 		this.redis = new ReactiveStringRedisTemplate(connectionFactory);
+		this.server = RedisAddress.describeWithTimeout(connectionFactory);
 		// Read the scripts now, not on the event loop of the first acquisition.
 		Assert.state(!LockScripts.ALL.isEmpty(), "No lock scripts");
 	}
@@ -202,9 +205,9 @@ public class ReactiveRedisLockClient implements ReactiveLockClient, Initializing
 					(ex) -> (ex instanceof TimeoutException)
 							? new LockBackendException(key,
 									"Redis did not answer the " + operation + " of lock '" + key + "' within "
-											+ this.commandTimeout.toMillis() + "ms",
+											+ this.commandTimeout.toMillis() + "ms (" + this.server + ")",
 									ex)
-							: RedisCalls.failure(key, operation, ex));
+							: RedisCalls.failure(key, operation, ex, this.server));
 	}
 
 }

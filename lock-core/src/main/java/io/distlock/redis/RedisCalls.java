@@ -58,9 +58,31 @@ final class RedisCalls {
 	 */
 	static LockBackendException failure(String key, String operation, Throwable ex) {
 		// The most specific cause says why: Spring Data's own message is often just
-		// "Error in execution", where Redis said READONLY or NOPERM.
-		return new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': "
-				+ NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
+		// "Error in execution", where Redis said READONLY or NOPERM. When Redis did not
+		// answer, the scripts' runner says which Redis and how long it waited.
+		Throwable why = NestedExceptionUtils.getMostSpecificCause(ex);
+		for (Throwable candidate = ex; candidate != null; candidate = candidate.getCause()) {
+			if (candidate instanceof ScriptRunner.Unanswered) {
+				why = candidate;
+				break;
+			}
+		}
+		return new LockBackendException(key,
+				"Redis failed to " + operation + " lock '" + key + "': " + why.getMessage(), ex);
+	}
+
+	/**
+	 * Report a failure of Redis in a lock operation as a {@link LockBackendException}
+	 * that names the server when it did not answer.
+	 * @param server the server and its command timeout, as
+	 * {@link RedisAddress#describeWithTimeout} says them
+	 */
+	static LockBackendException failure(String key, String operation, Throwable ex, String server) {
+		if (RedisAddress.isUnanswered(ex)) {
+			return new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': " + server
+					+ " did not answer: " + NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
+		}
+		return failure(key, operation, ex);
 	}
 
 	/**

@@ -20,7 +20,11 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
@@ -41,6 +45,8 @@ final class ScriptRunner {
 
 	private volatile @Nullable Boolean cluster;
 
+	private volatile @Nullable String server;
+
 	ScriptRunner(StringRedisTemplate template) {
 		this.template = template;
 		this.lettuce = LETTUCE_PRESENT ? LettuceScripts.of(template.getConnectionFactory()) : null;
@@ -55,10 +61,28 @@ final class ScriptRunner {
 	 * @throws org.springframework.dao.DataAccessException if Redis failed
 	 */
 	<T> @Nullable T run(LockScript<T> script, List<String> keys, String... args) {
-		if (this.lettuce != null && this.lettuce.isAvailable()) {
-			return this.lettuce.run(script, keys, args);
+		try {
+			if (this.lettuce != null && this.lettuce.isAvailable()) {
+				return this.lettuce.run(script, keys, args);
+			}
+			return script.run(this.template, keys, args);
 		}
-		return script.run(this.template, keys, args);
+		catch (DataAccessException ex) {
+			throw RedisAddress.isUnanswered(ex) ? new Unanswered(
+					server() + " did not answer: " + NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex)
+					: ex;
+		}
+	}
+
+	// Read once: the factory's address and timeout do not change while it runs.
+	private String server() {
+		String server = this.server;
+		if (server == null) {
+			RedisConnectionFactory factory = this.template.getConnectionFactory();
+			server = (factory != null) ? RedisAddress.describeWithTimeout(factory) : "Redis";
+			this.server = server;
+		}
+		return server;
 	}
 
 	/**
@@ -95,6 +119,18 @@ final class ScriptRunner {
 			this.cluster = cluster;
 		}
 		return cluster;
+	}
+
+	/**
+	 * Redis did not answer a script: unreachable, or no reply within the command timeout.
+	 * Its message names the server and the timeout, never credentials.
+	 */
+	static final class Unanswered extends DataAccessResourceFailureException {
+
+		Unanswered(String message, Throwable cause) {
+			super(message, cause);
+		}
+
 	}
 
 }

@@ -306,7 +306,9 @@ class ReactiveLockTemplateIntegrationTests {
 				assertThatExceptionOfType(LockBackendException.class)
 					.isThrownBy(
 							() -> template.execute("down", TTL, Duration.ofSeconds(1), Mono.just("ran")).block(TIMEOUT))
-					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("down"));
+					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("down"))
+					.withMessageContaining("Redis at 127.0.0.1:" + stopped.port())
+					.withMessageContaining("command timeout 1s");
 			}
 			finally {
 				unreachable.destroy();

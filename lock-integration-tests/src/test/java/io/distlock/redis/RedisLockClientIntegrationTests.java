@@ -365,6 +365,41 @@ class RedisLockClientIntegrationTests extends FairLockClientContractTests {
 	}
 
 	@Test
+	void whileRedisIsDownTheErrorOfEachCallNamesTheServerAndTheTimeoutButNoCredentials() {
+		try (RedisServer server = RedisServer.start()) {
+			server.command("ACL", "SETUSER", "lock-user-4f1", "on", ">pw-9c2e7", "~*", "&*", "+@all");
+			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server, "lock-user-4f1", "pw-9c2e7");
+			try {
+				RedisLockClient client = new RedisLockClient(factory);
+				acquired(client.tryAcquire("k", owner(), Duration.ofSeconds(10)));
+				server.stop();
+				for (int call = 0; call < 2; call++) {
+					assertThatExceptionOfType(LockBackendException.class)
+						.isThrownBy(() -> client.tryAcquire("k", owner(), Duration.ofSeconds(10)))
+						.withMessageStartingWith("Redis failed to acquire lock 'k': ")
+						.withMessageContaining("Redis at 127.0.0.1:" + server.port())
+						.withMessageContaining("command timeout 1s")
+						.withMessageNotContaining("pw-9c2e7")
+						.withMessageNotContaining("lock-user-4f1");
+				}
+				assertThat(client.asyncCalls().orElseThrow().tryAcquire("k", owner(), Duration.ofSeconds(10)))
+					.failsWithin(Duration.ofSeconds(10))
+					.withThrowableThat()
+					.havingCause()
+					.isInstanceOf(LockBackendException.class)
+					.withMessageStartingWith("Redis failed to acquire lock 'k': ")
+					.withMessageContaining("Redis at 127.0.0.1:" + server.port())
+					.withMessageContaining("command timeout 1s")
+					.withMessageNotContaining("pw-9c2e7")
+					.withMessageNotContaining("lock-user-4f1");
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
 	void locksWorkAgainAfterTheConnectionFactoryWasStoppedAndStarted() {
 		// The scripts run on a connection of the factory's client: a restarted factory
 		// has a new client, and the closed connection of the old one must not be used.

@@ -22,6 +22,8 @@ import io.distlock.LockTemplate;
 import io.distlock.engine.LockSettings;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.core.LockClient;
+import io.distlock.interceptor.LockOperationSource;
+import io.distlock.observation.LockObservationConvention;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -36,7 +38,9 @@ import org.springframework.context.annotation.Bean;
  * present: the gauges of the fencing guarantee's run-time checks
  * ({@code distlock.fencing.lead}, {@code distlock.redlock.clock.offset}), of the callers
  * waiting for a lock ({@code distlock.lock.waiting}) and of the lease renewer
- * ({@code distlock.lease.renewing}, {@code distlock.lease.backlog}).
+ * ({@code distlock.lease.renewing}, {@code distlock.lease.backlog}). The counter
+ * {@code distlock.lock.lost} and the gauge {@code distlock.lock.waiting} of every lock
+ * name of the annotated methods exist from startup, at zero ({@link LockNameMeters}).
  *
  * <p>
  * The meters of the locks themselves ({@code distlock.lock}, {@code distlock.lock.active}
@@ -70,6 +74,16 @@ public final class DistLockMetricsAutoConfiguration {
 	@ConditionalOnBean(LockSettings.class)
 	WaitingLocksMeters waitingLocksMeters(MeterRegistry meterRegistry, LockSettings lockSettings) {
 		return new WaitingLocksMeters(meterRegistry, lockSettings.getWaitingLocks());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockNameMeters lockNameMeters(MeterRegistry meterRegistry, ObjectProvider<LockOperationSource> lockOperationSources,
+			ObjectProvider<WaitingLocksMeters> waitingLocksMeters,
+			ObjectProvider<LockObservationConvention> lockObservationConvention) {
+		// A convention of the application's own may tag the counter otherwise.
+		return new LockNameMeters(meterRegistry, lockOperationSources, waitingLocksMeters,
+				lockObservationConvention.getIfAvailable() == null);
 	}
 
 }

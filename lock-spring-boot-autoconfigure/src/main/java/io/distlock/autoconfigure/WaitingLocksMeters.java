@@ -32,17 +32,32 @@ final class WaitingLocksMeters {
 
 	static final String WAITING = "distlock.lock.waiting";
 
+	private final MeterRegistry registry;
+
+	private final WaitingLocks waitingLocks;
+
 	/**
 	 * Register a gauge for each lock name waited for, now and as names come.
 	 * @param registry the registry
 	 * @param waitingLocks the waiting callers of the application's lock settings
 	 */
 	WaitingLocksMeters(MeterRegistry registry, WaitingLocks waitingLocks) {
-		waitingLocks.forEachName((name) -> Gauge.builder(WAITING, waitingLocks, (waiting) -> waiting.waitingNow(name))
+		this.registry = registry;
+		this.waitingLocks = waitingLocks;
+		waitingLocks.forEachName(this::register);
+	}
+
+	/**
+	 * Register the gauge of a lock name, at zero until callers wait for it; nothing when
+	 * it has one already.
+	 * @param name the lock name, empty when unnamed
+	 */
+	void register(String name) {
+		Gauge.builder(WAITING, this.waitingLocks, (waiting) -> waiting.waitingNow(name))
 			.description("Callers of this instance waiting for a lock")
 			.tag(DefaultLockObservationConvention.LOCK_NAME, name.isEmpty() ? "none" : name)
 			.strongReference(true)
-			.register(registry));
+			.register(this.registry);
 	}
 
 }

@@ -41,6 +41,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
+import io.distlock.annotation.DistributedLocked;
 import io.distlock.test.RedisServerExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -51,6 +52,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -118,6 +121,36 @@ class DistLockMeterVocabularyIntegrationTests {
 			});
 	}
 
+	@Test
+	void theLostCounterOfAnAnnotatedLockNameExistsAtZeroFromStartupAndALossCountsOnIt() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(PrometheusMetricsExportAutoConfiguration.class))
+			.withUserConfiguration(ReportsConfiguration.class)
+			.run((context) -> {
+				PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
+				List<String> failures = new ArrayList<>();
+				registry.config().onMeterRegistrationFailed((id, reason) -> failures.add(id + ": " + reason));
+				assertThat(registry.scrape()).contains(
+						"distlock_lock_lost_total{distlock_lock_name=\"reports\",distlock_lock_phase=\"hold\"} 0.0",
+						"distlock_lock_waiting{distlock_lock_name=\"reports\"} 0.0");
+				LockTemplate template = context.getBean(LockTemplate.class);
+				// Renewed every 300ms: the removed key is soon found gone.
+				LockHandle lost = template
+					.tryAcquire(LockRequest.of("reports:7", Duration.ofMillis(900), Duration.ZERO).withName("reports"))
+					.orElseThrow();
+				redis.endpoint().command("DEL", LockTemplate.DEFAULT_KEY_PREFIX + "reports:7");
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> registry.get("distlock.lock.lost")
+						.tag("distlock.lock.name", "reports")
+						.counter()
+						.count() == 1.0);
+				lost.close();
+				assertThat(registry.get("distlock.lock.lost").tag("distlock.lock.name", "reports").counters())
+					.hasSize(1);
+				assertThat(failures).isEmpty();
+				assertNoCollisions(registry.getMeters());
+			});
+	}
+
 	/**
 	 * Take and release locks so that every lock meter is made: an acquisition, a busy
 	 * one, a release, and a lock found lost and then released too late.
@@ -161,6 +194,24 @@ class DistLockMeterVocabularyIntegrationTests {
 
 	private String phaseAndOutcome(Timer timer) {
 		return timer.getId().getTag("distlock.lock.phase") + "/" + timer.getId().getTag("distlock.lock.outcome");
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ReportsConfiguration {
+
+		@Bean
+		Reports reports() {
+			return new Reports();
+		}
+
+	}
+
+	static class Reports {
+
+		@DistributedLocked(name = "reports", key = "#id")
+		public void generate(long id) {
+		}
+
 	}
 
 }

@@ -16,14 +16,20 @@
 
 package io.distlock.autoconfigure;
 
+import java.util.List;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.distlock.annotation.DistributedLocked;
+import io.distlock.observation.DefaultLockObservationConvention;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,6 +55,25 @@ class DistLockMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void everyLockNameOfTheAnnotatedMethodsHasItsLostCounterAndWaitingGaugeAtZeroFromStartup() {
+		this.contextRunner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withUserConfiguration(InvoicingConfiguration.class)
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				for (String name : List.of("invoices", "DistLockMetricsAutoConfigurationTests.Invoicing.ship")) {
+					assertThat(registry.find("distlock.lock.lost")
+						.tag(DefaultLockObservationConvention.LOCK_NAME, name)
+						.tag(DefaultLockObservationConvention.PHASE, "hold")
+						.counter()).as(name).isNotNull().satisfies((counter) -> assertThat(counter.count()).isZero());
+					assertThat(registry.find(WaitingLocksMeters.WAITING)
+						.tag(DefaultLockObservationConvention.LOCK_NAME, name)
+						.gauge()).as(name).isNotNull().satisfies((gauge) -> assertThat(gauge.value()).isZero());
+				}
+				assertThat(registry.get("distlock.lock.lost").counters()).hasSize(2);
+			});
+	}
+
+	@Test
 	void metricsBackOffWithoutAMeterRegistry() {
 		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(FencingClockMeters.class));
 	}
@@ -64,6 +89,28 @@ class DistLockMetricsAutoConfigurationTests {
 		this.contextRunner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("distlock.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(FencingClockMeters.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class InvoicingConfiguration {
+
+		@Bean
+		Invoicing invoicing() {
+			return new Invoicing();
+		}
+
+	}
+
+	static class Invoicing {
+
+		@DistributedLocked(name = "invoices", key = "#id")
+		public void invoice(long id) {
+		}
+
+		@DistributedLocked(key = "#id")
+		public void ship(long id) {
+		}
+
 	}
 
 }

@@ -189,8 +189,12 @@ class MonitoringDocsIntegrationTests {
 		return labels;
 	}
 
+	// Spring Security is on the test class path (OperationsSnippetIntegrationTests): this
+	// application is left unsecured, as one without it.
 	@SpringBootConfiguration
-	@EnableAutoConfiguration
+	@EnableAutoConfiguration(excludeName = {
+			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 	static class MonitoredApplication {
 
 	}

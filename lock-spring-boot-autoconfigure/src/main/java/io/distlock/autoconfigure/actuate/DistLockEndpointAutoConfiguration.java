@@ -24,7 +24,6 @@ import org.jspecify.annotations.Nullable;
 import io.distlock.HeldLock;
 import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
-import io.distlock.autoconfigure.DistLockProperties;
 
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
@@ -76,10 +75,9 @@ public final class DistLockEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockTemplate.class)
-	LocksEndpoint locksEndpoint(LockTemplate lockTemplate, DistLockProperties properties,
-			LocksEndpointProperties endpointProperties) {
-		return new ForceReleasingLocksEndpoint(lockTemplate, properties.getKeyPrefix(),
-				endpointProperties.getShowValues(), endpointProperties.getRoles());
+	LocksEndpoint locksEndpoint(LockTemplate lockTemplate, LocksEndpointProperties endpointProperties) {
+		return new ForceReleasingLocksEndpoint(lockTemplate, endpointProperties.getShowValues(),
+				endpointProperties.getRoles());
 	}
 
 	/**

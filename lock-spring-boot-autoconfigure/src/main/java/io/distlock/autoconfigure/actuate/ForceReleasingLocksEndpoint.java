@@ -44,41 +44,44 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * rejects the writes of the holder that lost it.
  *
  * <p>
- * With an empty key prefix a key could name any Redis key, of any type: force release is
- * then refused (403 Forbidden) and deletes nothing.
+ * When the key prefix of the template it serves is empty, a key could name any Redis key,
+ * of any type: force release is then refused (403 Forbidden) and deletes nothing. An
+ * empty key is refused as a bad request (400).
  */
 @Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 
 	/**
-	 * Create an endpoint that can force-release locks.
+	 * Create an endpoint that can force-release locks, and refuses to while the
+	 * template's key prefix is empty.
 	 * @param lockTemplate the template that takes this application's locks
-	 * @param keyPrefix the template's key prefix; when empty, force release is refused
 	 * @param showValues when to show lock keys unmasked
 	 * @param roles the roles of which a user needs one to see keys unmasked when
 	 * {@link Show#WHEN_AUTHORIZED}; when empty, any authenticated user
 	 */
-	public ForceReleasingLocksEndpoint(LockTemplate lockTemplate, String keyPrefix, Show showValues,
-			Set<String> roles) {
-		super(lockTemplate, keyPrefix, showValues, roles);
+	public ForceReleasingLocksEndpoint(LockTemplate lockTemplate, Show showValues, Set<String> roles) {
+		super(lockTemplate, showValues, roles);
 	}
 
 	/**
 	 * Remove the lock of the given key, whoever holds it, together with the key's read
 	 * holds and permits where the store has them: the whole key is free afterwards.
-	 * Refused, deleting nothing, when the key prefix is empty.
+	 * Refused, deleting nothing, when the key is empty or the template's key prefix is.
 	 * @param securityContext the caller, who may or may not be shown the key
 	 * @param key the lock key without the key prefix
 	 * @return a {@link ForceReleaseDescriptor}, or a {@link RefusalDescriptor} with
-	 * status 403 when the key prefix is empty
+	 * status 400 when the key is empty and 403 when the key prefix is
 	 */
 	@DeleteOperation
 	public WebEndpointResponse<?> forceRelease(SecurityContext securityContext,
 			@Selector(match = Match.ALL_REMAINING) String[] key) {
+		String joined = String.join("/", key);
+		if (joined.isEmpty()) {
+			return emptyKey("force-release a lock");
+		}
 		if (isKeyPrefixEmpty()) {
 			return refused("force-release a lock");
 		}
-		String joined = String.join("/", key);
 		boolean released = lockTemplate().forceRelease(joined);
 		return new WebEndpointResponse<>(new ForceReleaseDescriptor(mask(joined, showKeys(securityContext)), released));
 	}

@@ -51,9 +51,10 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * Lock keys are often customer or order ids, so they are masked as {@code ******} unless
  * {@code management.endpoint.locks.show-values} shows them to the caller, as Spring
  * Boot's {@code env} endpoint masks values; names, fencing tokens, times, modes and
- * permits are always shown. With an empty key prefix a key could name any Redis key, so
- * the endpoint refuses to inspect keys (403 Forbidden) and lists only the locks this
- * instance holds.
+ * permits are always shown. When the key prefix of the template it serves is empty, a key
+ * could name any Redis key, so the endpoint refuses to inspect keys (403 Forbidden) and
+ * lists only the locks this instance holds. An empty key is refused as a bad request
+ * (400).
  *
  * <p>
  * Its default access is read-only, as Spring Boot's access control for endpoints has it
@@ -66,11 +67,11 @@ public class LocksEndpoint {
 
 	private static final int STATUS_FORBIDDEN = 403;
 
+	private static final int STATUS_BAD_REQUEST = 400;
+
 	private static final int MOST_WAITED_ON = 10;
 
 	private final LockTemplate lockTemplate;
-
-	private final String keyPrefix;
 
 	private final Show showValues;
 
@@ -79,16 +80,14 @@ public class LocksEndpoint {
 	/**
 	 * Create an endpoint over the given template, which lists the locks held through
 	 * every front door of its settings (the reactive template and leader election among
-	 * them).
+	 * them). Keys are not inspected while the template's key prefix is empty.
 	 * @param lockTemplate the template that takes this application's locks
-	 * @param keyPrefix the template's key prefix; when empty, keys are not inspected
 	 * @param showValues when to show lock keys unmasked
 	 * @param roles the roles of which a user needs one to see keys unmasked when
 	 * {@link Show#WHEN_AUTHORIZED}; when empty, any authenticated user
 	 */
-	public LocksEndpoint(LockTemplate lockTemplate, String keyPrefix, Show showValues, Set<String> roles) {
+	public LocksEndpoint(LockTemplate lockTemplate, Show showValues, Set<String> roles) {
 		this.lockTemplate = lockTemplate;
-		this.keyPrefix = keyPrefix;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
 	}
@@ -114,19 +113,23 @@ public class LocksEndpoint {
 
 	/**
 	 * Ask the lock store about one key: its exclusive lock, and how many read holds and
-	 * permits it has. Refused, without asking the store, when the key prefix is empty.
+	 * permits it has. Refused, without asking the store, when the key is empty or the
+	 * template's key prefix is.
 	 * @param securityContext the caller, who may or may not be shown the key
 	 * @param key the lock key without the key prefix; keys with slashes are accepted
 	 * @return a {@link LockStateDescriptor}, or a {@link RefusalDescriptor} with status
-	 * 403 when the key prefix is empty
+	 * 400 when the key is empty and 403 when the key prefix is
 	 */
 	@ReadOperation
 	public WebEndpointResponse<?> lock(SecurityContext securityContext,
 			@Selector(match = Match.ALL_REMAINING) String[] key) {
+		String joined = String.join("/", key);
+		if (joined.isEmpty()) {
+			return emptyKey("inspect a lock");
+		}
 		if (isKeyPrefixEmpty()) {
 			return refused("inspect a lock");
 		}
-		String joined = String.join("/", key);
 		LockState state = this.lockTemplate.inspect(joined);
 		return new WebEndpointResponse<>(new LockStateDescriptor(mask(joined, showKeys(securityContext)), state));
 	}
@@ -135,8 +138,10 @@ public class LocksEndpoint {
 		return this.lockTemplate;
 	}
 
+	// The prefix of the template served, read now: it may be a template of the
+	// application's own, or its settings changed after startup.
 	boolean isKeyPrefixEmpty() {
-		return this.keyPrefix.isEmpty();
+		return this.lockTemplate.getSettings().getKeyPrefix().isEmpty();
 	}
 
 	boolean showKeys(SecurityContext securityContext) {
@@ -149,8 +154,15 @@ public class LocksEndpoint {
 
 	static WebEndpointResponse<RefusalDescriptor> refused(String operation) {
 		return new WebEndpointResponse<>(new RefusalDescriptor("Refused to " + operation
-				+ ": distlock.key-prefix is empty, so a key could name any Redis key, not only a lock's. "
-				+ "Set distlock.key-prefix to " + operation + " through this endpoint."), STATUS_FORBIDDEN);
+				+ ": the lock template's key prefix is empty (distlock.key-prefix, or LockSettings.setKeyPrefix of "
+				+ "a template of the application's own), so a key could name any Redis key, not only a lock's. "
+				+ "Set a key prefix to " + operation + " through this endpoint."), STATUS_FORBIDDEN);
+	}
+
+	static WebEndpointResponse<RefusalDescriptor> emptyKey(String operation) {
+		return new WebEndpointResponse<>(new RefusalDescriptor("Refused to " + operation
+				+ ": the lock key must not be empty. Name the key after /actuator/locks/, without the key prefix."),
+				STATUS_BAD_REQUEST);
 	}
 
 	/**

@@ -150,10 +150,11 @@ class LocksEndpointKeyMaskingIntegrationTests {
 					.lock(SecurityContext.NONE, new String[] { "cart:alice" });
 				assertThat(response.getStatus()).isEqualTo(403);
 				assertThat(response.getBody()).isInstanceOfSatisfying(RefusalDescriptor.class,
-						(refusal) -> assertThat(refusal.message()).isEqualTo(
-								"Refused to inspect a lock: distlock.key-prefix is empty, so a key could name any "
-										+ "Redis key, not only a lock's. Set distlock.key-prefix to inspect a lock "
-										+ "through this endpoint."));
+						(refusal) -> assertThat(refusal.message())
+							.isEqualTo("Refused to inspect a lock: the lock template's key prefix is empty "
+									+ "(distlock.key-prefix, or LockSettings.setKeyPrefix of a template of the "
+									+ "application's own), so a key could name any Redis key, not only a lock's. "
+									+ "Set a key prefix to inspect a lock through this endpoint."));
 				assertThat(refusal(response)).doesNotContain("cart:alice");
 			});
 	}
@@ -170,7 +171,7 @@ class LocksEndpointKeyMaskingIntegrationTests {
 					WebEndpointResponse<?> response = endpoint.forceRelease(SecurityContext.NONE, new String[] { key });
 					assertThat(response.getStatus()).isEqualTo(403);
 					assertThat(refusal(response)).startsWith("Refused to force-release a lock: ")
-						.contains("distlock.key-prefix is empty");
+						.contains("key prefix is empty");
 				}
 				assertThat(redis.endpoint().command("GET", "cart:alice")).isEqualTo("espresso-machine");
 				assertThat(redis.endpoint().command("EXISTS", "order:7")).isEqualTo(1L);

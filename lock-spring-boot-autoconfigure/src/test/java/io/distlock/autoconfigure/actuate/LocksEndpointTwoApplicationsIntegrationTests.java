@@ -169,8 +169,12 @@ class LocksEndpointTwoApplicationsIntegrationTests {
 		return stored.substring(0, stored.indexOf('\u001F'));
 	}
 
+	// Spring Security is on the test class path (OperationsSnippetIntegrationTests): this
+	// application is left unsecured, as one without it.
 	@SpringBootConfiguration
-	@EnableAutoConfiguration
+	@EnableAutoConfiguration(excludeName = {
+			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 	static class CheckoutApplication {
 
 		@Bean

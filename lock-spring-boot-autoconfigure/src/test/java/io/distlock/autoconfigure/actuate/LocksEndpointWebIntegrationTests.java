@@ -33,6 +33,7 @@ import com.jayway.jsonpath.JsonPath;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
+import io.distlock.core.LockClient;
 import io.distlock.test.RedisServerExtension;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -155,15 +156,44 @@ class LocksEndpointWebIntegrationTests {
 			HttpResponse<String> inspect = app.send(app.request("/actuator/locks/cart:alice", null).GET());
 			assertThat(inspect.statusCode()).isEqualTo(403);
 			assertThat(JsonPath.parse(inspect.body()).read("$.message", String.class))
-				.contains("distlock.key-prefix is empty");
+				.contains("key prefix is empty (distlock.key-prefix");
 			assertThat(inspect.body()).doesNotContain("held", "remainingLease");
 			HttpResponse<String> release = app.send(app.request("/actuator/locks/cart:alice", null).DELETE());
 			assertThat(release.statusCode()).isEqualTo(403);
 			assertThat(JsonPath.parse(release.body()).read("$.message", String.class))
-				.contains("distlock.key-prefix is empty");
+				.contains("key prefix is empty (distlock.key-prefix");
 			assertThat(redis.endpoint().command("HGET", "cart:alice", "espresso-machine")).isEqualTo("1");
 		}, "distlock.key-prefix=", "management.endpoint.locks.access=unrestricted",
 				"management.endpoint.locks.show-values=always");
+	}
+
+	@Test
+	void givenAUserTemplateWithAnEmptyKeyPrefixThenInspectionAndForceReleaseAreRefusedWhateverTheProperty()
+			throws Exception {
+		redis.endpoint().command("HSET", "cart:bob", "espresso-machine", "1");
+		withApplication(EmptyPrefixTemplateApplication.class, (app) -> {
+			assertThat(app.locks().getSettings().getKeyPrefix()).isEmpty();
+			HttpResponse<String> inspect = app.send(app.request("/actuator/locks/cart:bob", null).GET());
+			assertThat(inspect.statusCode()).as(inspect.body()).isEqualTo(403);
+			assertThat(JsonPath.parse(inspect.body()).read("$.message", String.class)).contains("key prefix is empty");
+			HttpResponse<String> release = app.send(app.request("/actuator/locks/cart:bob", null).DELETE());
+			assertThat(release.statusCode()).as(release.body()).isEqualTo(403);
+			assertThat(redis.endpoint().command("HGET", "cart:bob", "espresso-machine")).isEqualTo("1");
+		}, "management.endpoint.locks.access=unrestricted", "management.endpoint.locks.show-values=always");
+	}
+
+	@Test
+	void anEmptyKeyIsABadRequestThatAsksNoStore() throws Exception {
+		withApplication((app) -> {
+			for (String path : List.of("/actuator/locks/", "/actuator/locks//")) {
+				HttpResponse<String> inspect = app.send(app.request(path, null).GET());
+				assertThat(inspect.statusCode()).as(path + ": " + inspect.body()).isEqualTo(400);
+				assertThat(JsonPath.parse(inspect.body()).read("$.message", String.class))
+					.contains("key must not be empty");
+				HttpResponse<String> release = app.send(app.request(path, null).DELETE());
+				assertThat(release.statusCode()).as(path + ": " + release.body()).isEqualTo(400);
+			}
+		}, "management.endpoint.locks.access=unrestricted");
 	}
 
 	private static void assertForceReleased(App app, String key) throws Exception {
@@ -174,11 +204,15 @@ class LocksEndpointWebIntegrationTests {
 	}
 
 	private void withApplication(ApplicationCheck check, String... properties) throws Exception {
+		withApplication(LocksApplication.class, check, properties);
+	}
+
+	private void withApplication(Class<?> application, ApplicationCheck check, String... properties) throws Exception {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.host=" + redis.endpoint().host(),
 				"spring.data.redis.port=" + redis.endpoint().port(),
 				"management.endpoints.web.exposure.include=locks"));
 		all.addAll(List.of(properties));
-		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(LocksApplication.class)
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
 			.properties(all.toArray(String[]::new))
 			.run()) {
 			check.accept(new App(context));
@@ -224,8 +258,12 @@ class LocksEndpointWebIntegrationTests {
 
 	}
 
+	// Spring Security is on the test class path (OperationsSnippetIntegrationTests): this
+	// application is left unsecured, as one without it.
 	@SpringBootConfiguration
-	@EnableAutoConfiguration
+	@EnableAutoConfiguration(excludeName = {
+			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 	static class LocksApplication {
 
 		/**
@@ -239,6 +277,27 @@ class LocksEndpointWebIntegrationTests {
 				chain.doFilter((user != null) ? new AuthenticatedRequest((HttpServletRequest) request, user) : request,
 						response);
 			};
+		}
+
+	}
+
+	/**
+	 * An application that declares its own template, with an empty key prefix, and leaves
+	 * {@code distlock.key-prefix} at its default.
+	 */
+	// Spring Security is on the test class path (OperationsSnippetIntegrationTests): this
+	// application is left unsecured, as one without it.
+	@SpringBootConfiguration
+	@EnableAutoConfiguration(excludeName = {
+			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+	static class EmptyPrefixTemplateApplication {
+
+		@Bean
+		LockTemplate lockTemplate(LockClient lockClient) {
+			LockTemplate template = new LockTemplate(lockClient);
+			template.getSettings().setKeyPrefix("");
+			return template;
 		}
 
 	}
