@@ -201,6 +201,26 @@ class LockTemplateRenewalIntegrationTests {
 	}
 
 	@Test
+	void leaseOfTheRenewalMinimumStaysHeldAcrossSeveralRenewals() {
+		Duration ttl = LockRequest.MIN_RENEWED_TTL;
+		AtomicBoolean takenByAnother = new AtomicBoolean();
+		try (LockHandle handle = this.template.tryAcquire("minimum", ttl, Duration.ZERO).orElseThrow()) {
+			// Nine renewals, one every third of the ttl: three ttls, through which
+			// another client tries to take the key every 10ms.
+			await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
+				if (redis.endpoint()
+					.command("SET", "lock:minimum", UUID.randomUUID().toString(), "NX", "PX", "10000") != null) {
+					takenByAnother.set(true);
+				}
+				return takenByAnother.get() || this.client.renewed.size() >= 9;
+			});
+			assertThat(takenByAnother).as("lock:minimum taken by another client while held").isFalse();
+			assertThat(this.lost).isEmpty();
+			assertThat(handle.isHeld()).isTrue();
+		}
+	}
+
+	@Test
 	void whenLostCompletesWhenTheLockKeyIsRemovedWhileHeld() {
 		LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
 		CompletableFuture<Void> lost = handle.whenLost().toCompletableFuture();
