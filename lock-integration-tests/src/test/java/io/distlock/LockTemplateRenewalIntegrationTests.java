@@ -282,11 +282,14 @@ class LockTemplateRenewalIntegrationTests {
 		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMillis(700))) {
 			LockTemplate template = templateWith(renewer);
 			long start = System.nanoTime();
-			try (LockHandle handle = template.tryAcquire("k", Duration.ofMillis(300), Duration.ZERO).orElseThrow()) {
+			Duration ttl = LockRequest.MIN_RENEWED_TTL;
+			try (LockHandle handle = template.tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
 				awaitAcquirableByAnotherClient("lock:k");
 				long expiredAfter = System.nanoTime() - start;
+				// Renewed until the maximum hold, at most a renewal period (ttl/3) later,
+				// then left to run out.
 				assertThat(expiredAfter).isBetween(TimeUnit.MILLISECONDS.toNanos(700),
-						TimeUnit.MILLISECONDS.toNanos(700 + 100 + 300 + 200));
+						TimeUnit.MILLISECONDS.toNanos(700 + ttl.dividedBy(3).toMillis() + ttl.toMillis() + 200));
 				assertThat(renewer.size()).isZero();
 				assertThat(this.lost).containsExactly("k");
 				assertThat(handle.isHeld()).isFalse();
@@ -297,7 +300,7 @@ class LockTemplateRenewalIntegrationTests {
 
 	@Test
 	void holderInterruptedBrieflyKeepsItsLockRenewed() {
-		Duration ttl = Duration.ofMillis(300);
+		Duration ttl = LockRequest.MIN_RENEWED_TTL;
 		this.template.execute("k", ttl, Duration.ZERO, () -> {
 			Thread.currentThread().interrupt();
 			// Longer than a renewal period (ttl/3): a renewal comes while the flag is
@@ -312,7 +315,7 @@ class LockTemplateRenewalIntegrationTests {
 
 	@Test
 	void outerLockOfAThreadInterruptedOnALostInnerLockKeepsBeingRenewed() {
-		Duration ttl = Duration.ofMillis(300);
+		Duration ttl = LockRequest.MIN_RENEWED_TTL;
 		// The README's reaction to a lost lock: interrupt its holder.
 		LockTemplate template = templateWith(this.client, this.renewer, new LockListener() {
 
