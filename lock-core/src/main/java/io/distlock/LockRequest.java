@@ -85,6 +85,18 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 */
 	public static final Duration MAX_TTL = Duration.ofDays(365);
 
+	/**
+	 * The shortest ttl of a lock whose lease is renewed: 500 milliseconds. The lease is
+	 * renewed every third of its ttl, so a renewal has the other two thirds (333ms here)
+	 * to be sent, answered by the store and applied before the lease runs out: enough for
+	 * a garbage-collection pause as long as G1's default pause goal (200ms), the
+	 * renewer's second try after a tick that failed (100ms later) and round trips to the
+	 * store. A shorter renewed lease is lost at the first such delay while its holder
+	 * still runs, and another caller takes the key, so it is refused. A lease that is not
+	 * renewed may be shorter: it is held for its ttl at most, as asked.
+	 */
+	public static final Duration MIN_RENEWED_TTL = Duration.ofMillis(500);
+
 	private static final Duration MIN_TTL = Duration.ofMillis(1);
 
 	/**

@@ -309,7 +309,7 @@ class LockTemplateIntegrationTests {
 
 	@Test
 	void autoRenewKeepsTheLockForThreeTimesItsTtlAgainstAnotherClient() throws Exception {
-		Duration ttl = Duration.ofMillis(300);
+		Duration ttl = LockRequest.MIN_RENEWED_TTL;
 		LettuceConnectionFactory otherFactory = RedisConnections.connectionFactory(redis.endpoint());
 		try (LockHandle handle = this.template.tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
 			RedisLockClient other = new RedisLockClient(otherFactory);
@@ -345,7 +345,8 @@ class LockTemplateIntegrationTests {
 
 	@Test
 	void deletedLockKeyIsDetectedAsLostAndReported() throws Exception {
-		try (LockHandle handle = this.template.tryAcquire("k", Duration.ofMillis(300), Duration.ZERO).orElseThrow()) {
+		try (LockHandle handle = this.template.tryAcquire("k", LockRequest.MIN_RENEWED_TTL, Duration.ZERO)
+			.orElseThrow()) {
 			redis.endpoint().command("DEL", "lock:k");
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 			while (this.lost.isEmpty() && System.nanoTime() < deadline) {

@@ -147,12 +147,12 @@ class LockTemplateMinHoldIntegrationTests {
 
 	@Test
 	void givenAutoRenewAndMinHoldLongerThanTtlThenTheLockStaysUntilMinHold() throws InterruptedException {
-		Duration ttl = Duration.ofMillis(300);
+		Duration ttl = LockRequest.MIN_RENEWED_TTL;
 		Duration minHold = Duration.ofMillis(1500);
 		long start = System.nanoTime();
 		this.template.execute(LockRequest.of("job", ttl, Duration.ZERO).withMinHold(minHold), (lock) -> {
 			// Work for longer than the ttl: renewal keeps the lock meanwhile.
-			Thread.sleep(500);
+			Thread.sleep(ttl.plusMillis(200).toMillis());
 			return null;
 		});
 

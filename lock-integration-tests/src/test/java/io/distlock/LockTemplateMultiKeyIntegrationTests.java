@@ -316,12 +316,14 @@ class LockTemplateMultiKeyIntegrationTests {
 	@Test
 	void whenLostCompletesWhenTheLockOfOneKeyIsRemoved() throws Exception {
 		try (MultiLockHandle locks = this.first.template
-			.tryAcquireAll(MultiLockRequest.of(List.of("w1", "w2"), Duration.ofMillis(300), Duration.ZERO))
+			.tryAcquireAll(MultiLockRequest.of(List.of("w1", "w2"), LockRequest.MIN_RENEWED_TTL, Duration.ZERO))
 			.orElseThrow()) {
 			CompletableFuture<Void> lost = locks.whenLost().toCompletableFuture();
 			// Renewed past its ttl first, so that the loss is the removal and not a lease
 			// running out.
-			await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(3)).until(locks::isHeld);
+			await().during(LockRequest.MIN_RENEWED_TTL.plusMillis(400))
+				.atMost(Duration.ofSeconds(3))
+				.until(locks::isHeld);
 			assertThat(lost).isNotDone();
 			redis.endpoint().command("DEL", "lock:w2");
 			lost.get(5, TimeUnit.SECONDS);

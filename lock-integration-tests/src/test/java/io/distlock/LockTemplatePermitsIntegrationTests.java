@@ -181,14 +181,15 @@ class LockTemplatePermitsIntegrationTests {
 
 	@Test
 	void permitsAreRenewedWhileHeldPastTheirTtl() {
-		LockRequest shortLease = LockRequest.of("renewed", Duration.ofMillis(300), Duration.ZERO).withPermits(2);
+		LockRequest shortLease = LockRequest.of("renewed", LockRequest.MIN_RENEWED_TTL, Duration.ZERO).withPermits(2);
 		try (LockHandle one = this.first.template.tryAcquire(shortLease).orElseThrow();
 				LockHandle other = this.second.template.tryAcquire(shortLease).orElseThrow()) {
 			await().during(Duration.ofMillis(1500))
 				.atMost(Duration.ofSeconds(3))
 				.until(() -> one.isHeld() && other.isHeld());
 			assertThat(this.first.template.tryAcquire(permits("renewed", 2, Duration.ZERO))).isEmpty();
-			assertThat((Long) redis.endpoint().command("PTTL", permitsKey("renewed"))).isBetween(1L, 300L);
+			assertThat((Long) redis.endpoint().command("PTTL", permitsKey("renewed"))).isBetween(1L,
+					LockRequest.MIN_RENEWED_TTL.toMillis());
 		}
 		assertThat(redis.endpoint().command("EXISTS", permitsKey("renewed"))).isEqualTo(0L);
 		assertThat(this.first.renewer.size()).isZero();
@@ -225,13 +226,15 @@ class LockTemplatePermitsIntegrationTests {
 	@Test
 	void permitHandleTellsWhetherItIsHeldAndCompletesWhenLostOnceItsLeaseIsRemoved() throws Exception {
 		try (LockHandle permit = this.first.template
-			.tryAcquire(LockRequest.of("watched", Duration.ofMillis(300), Duration.ZERO).withPermits(3))
+			.tryAcquire(LockRequest.of("watched", LockRequest.MIN_RENEWED_TTL, Duration.ZERO).withPermits(3))
 			.orElseThrow()) {
 			assertThat(permit.isHeld()).isTrue();
 			assertThat(this.first.template.getHeldLocks()).singleElement()
 				.satisfies((held) -> assertThat(held.permits()).isEqualTo(3));
 			CompletableFuture<Void> lost = permit.whenLost().toCompletableFuture();
-			await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(3)).until(permit::isHeld);
+			await().during(LockRequest.MIN_RENEWED_TTL.plusMillis(400))
+				.atMost(Duration.ofSeconds(3))
+				.until(permit::isHeld);
 			assertThat(lost).isNotDone();
 			redis.endpoint().command("DEL", permitsKey("watched"));
 			lost.get(5, TimeUnit.SECONDS);

@@ -289,12 +289,13 @@ class LockTemplateReadWriteIntegrationTests {
 	@Test
 	void readHoldIsRenewedPastItsTtlWhileHeldAndKeepsWritersOut() {
 		try (LockHandle reader = this.first.template
-			.tryAcquire(LockRequest.of("renewed", Duration.ofMillis(300), Duration.ZERO).withMode(LockMode.READ))
+			.tryAcquire(LockRequest.of("renewed", LockRequest.MIN_RENEWED_TTL, Duration.ZERO).withMode(LockMode.READ))
 			.orElseThrow()) {
 			await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(reader::isHeld);
 			assertThat(this.second.template
 				.tryAcquire(LockRequest.of("renewed", TTL, Duration.ZERO).withMode(LockMode.WRITE))).isEmpty();
-			assertThat((Long) redis.endpoint().command("PTTL", readHolds("renewed"))).isBetween(1L, 300L);
+			assertThat((Long) redis.endpoint().command("PTTL", readHolds("renewed"))).isBetween(1L,
+					LockRequest.MIN_RENEWED_TTL.toMillis());
 		}
 		assertThat(redis.endpoint().command("EXISTS", readHolds("renewed"))).isEqualTo(0L);
 		this.second.template.tryAcquire(LockRequest.of("renewed", TTL, Duration.ZERO).withMode(LockMode.WRITE))

@@ -201,6 +201,26 @@ class LockTemplateRenewalIntegrationTests {
 	}
 
 	@Test
+	void leaseOfTheRenewalMinimumStaysHeldAcrossSeveralRenewals() {
+		Duration ttl = LockRequest.MIN_RENEWED_TTL;
+		AtomicBoolean takenByAnother = new AtomicBoolean();
+		try (LockHandle handle = this.template.tryAcquire("minimum", ttl, Duration.ZERO).orElseThrow()) {
+			// Nine renewals, one every third of the ttl: three ttls, through which
+			// another client tries to take the key every 10ms.
+			await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
+				if (redis.endpoint()
+					.command("SET", "lock:minimum", UUID.randomUUID().toString(), "NX", "PX", "10000") != null) {
+					takenByAnother.set(true);
+				}
+				return takenByAnother.get() || this.client.renewed.size() >= 9;
+			});
+			assertThat(takenByAnother).as("lock:minimum taken by another client while held").isFalse();
+			assertThat(this.lost).isEmpty();
+			assertThat(handle.isHeld()).isTrue();
+		}
+	}
+
+	@Test
 	void whenLostCompletesWhenTheLockKeyIsRemovedWhileHeld() {
 		LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
 		CompletableFuture<Void> lost = handle.whenLost().toCompletableFuture();
@@ -262,11 +282,14 @@ class LockTemplateRenewalIntegrationTests {
 		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofMillis(700))) {
 			LockTemplate template = templateWith(renewer);
 			long start = System.nanoTime();
-			try (LockHandle handle = template.tryAcquire("k", Duration.ofMillis(300), Duration.ZERO).orElseThrow()) {
+			Duration ttl = LockRequest.MIN_RENEWED_TTL;
+			try (LockHandle handle = template.tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
 				awaitAcquirableByAnotherClient("lock:k");
 				long expiredAfter = System.nanoTime() - start;
+				// Renewed until the maximum hold, at most a renewal period (ttl/3) later,
+				// then left to run out.
 				assertThat(expiredAfter).isBetween(TimeUnit.MILLISECONDS.toNanos(700),
-						TimeUnit.MILLISECONDS.toNanos(700 + 100 + 300 + 200));
+						TimeUnit.MILLISECONDS.toNanos(700 + ttl.dividedBy(3).toMillis() + ttl.toMillis() + 200));
 				assertThat(renewer.size()).isZero();
 				assertThat(this.lost).containsExactly("k");
 				assertThat(handle.isHeld()).isFalse();
@@ -277,7 +300,7 @@ class LockTemplateRenewalIntegrationTests {
 
 	@Test
 	void holderInterruptedBrieflyKeepsItsLockRenewed() {
-		Duration ttl = Duration.ofMillis(300);
+		Duration ttl = LockRequest.MIN_RENEWED_TTL;
 		this.template.execute("k", ttl, Duration.ZERO, () -> {
 			Thread.currentThread().interrupt();
 			// Longer than a renewal period (ttl/3): a renewal comes while the flag is
@@ -292,7 +315,7 @@ class LockTemplateRenewalIntegrationTests {
 
 	@Test
 	void outerLockOfAThreadInterruptedOnALostInnerLockKeepsBeingRenewed() {
-		Duration ttl = Duration.ofMillis(300);
+		Duration ttl = LockRequest.MIN_RENEWED_TTL;
 		// The README's reaction to a lost lock: interrupt its holder.
 		LockTemplate template = templateWith(this.client, this.renewer, new LockListener() {
 

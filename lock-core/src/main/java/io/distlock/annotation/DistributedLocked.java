@@ -152,10 +152,13 @@ public @interface DistributedLocked {
 	 * {@code 500ms}, {@code 2m}, {@code 1h}, {@code 1d}, ISO-8601 ({@code PT10S}), or a
 	 * property placeholder such as {@code ${orders.lock-ttl}}. Empty means
 	 * {@code distlock.default-ttl} (30 seconds unless configured). A number without a
-	 * unit is milliseconds. Must be at least 1ms and at most 365 days
-	 * ({@link io.distlock.LockRequest#MAX_TTL}); a renewed ttl under 300ms is warned
-	 * about at startup, since a renewal every third of it leaves too little time for a
-	 * round trip to Redis.
+	 * unit is milliseconds: {@code "10"} is 10ms, write {@code "10s"} for ten seconds. At
+	 * most 365 days ({@link io.distlock.LockRequest#MAX_TTL}); at least 500ms
+	 * ({@link io.distlock.LockRequest#MIN_RENEWED_TTL}) when the lease is renewed, the
+	 * default, since it is renewed every third of its ttl and a shorter lease is lost at
+	 * the first late renewal while the method still runs; at least 1ms with
+	 * {@link #autoRenew()} off. A ttl out of range fails the startup, naming the method,
+	 * the value and how it was read.
 	 * @return the lease time
 	 */
 	String ttl() default "";

@@ -92,6 +92,7 @@ public final class LockEngine {
 	 * @return the held lock, or {@code null} if it stayed busy
 	 */
 	public @Nullable LockHandle acquire(LockRequest request) {
+		RenewedTtlCheck.check(request);
 		return this.pipeline.acquire(request, System.nanoTime(), false);
 	}
 
@@ -111,6 +112,7 @@ public final class LockEngine {
 		Assert.notNull(request, "'request' must not be null");
 		Assert.notNull(callback, "'callback' must not be null");
 		Assert.notNull(whenBusy, "'whenBusy' must not be null");
+		RenewedTtlCheck.check(request);
 		return this.execution.execute(request, callback, whenBusy);
 	}
 
@@ -120,6 +122,7 @@ public final class LockEngine {
 	 * @return the held locks, or {@code null} if not all keys were free at once
 	 */
 	public @Nullable MultiLockHandle acquireAll(MultiLockRequest request) {
+		RenewedTtlCheck.check(request);
 		return this.multiKey.acquire(request, request.keys(), List.of(), System.nanoTime()).locks();
 	}
 
@@ -139,6 +142,7 @@ public final class LockEngine {
 		Assert.notNull(request, "'request' must not be null");
 		Assert.notNull(callback, "'callback' must not be null");
 		Assert.notNull(whenBusy, "'whenBusy' must not be null");
+		RenewedTtlCheck.check(request);
 		return this.execution.executeAll(request, callback, whenBusy);
 	}
 
@@ -158,6 +162,7 @@ public final class LockEngine {
 		Assert.notNull(request, "'request' must not be null");
 		Assert.notNull(action, "'action' must not be null");
 		Assert.notNull(whenBusy, "'whenBusy' must not be null");
+		RenewedTtlCheck.check(request);
 		return this.async.execute(request, findBoundLock(request.key()), action, whenBusy);
 	}
 

@@ -125,6 +125,7 @@ public final class ReactiveLockEngine {
 						+ ", but ReactiveLockTemplate takes exclusive (and write) locks only");
 		Assert.isTrue(request.minHold().isZero(), () -> "Lock '" + request.key()
 				+ "' was requested with a minHold, which ReactiveLockTemplate does not keep");
+		RenewedTtlCheck.check(request);
 	}
 
 	private static Mono<Void> reentered(LockRequest request, HeldReactiveLock outer) {

@@ -90,7 +90,8 @@ public class DistlockLockRegistry
 	/**
 	 * Create a registry with no registry key, whose locks are leased for the given ttl.
 	 * @param locks the lock operations, a {@link io.distlock.LockTemplate}
-	 * @param ttl the lease of a lock, renewed while held
+	 * @param ttl the lease of a lock, renewed while held; at least
+	 * {@link LockRequest#MIN_RENEWED_TTL}
 	 */
 	public DistlockLockRegistry(LockOperations locks, Duration ttl) {
 		this(locks, "", ttl);
@@ -100,7 +101,8 @@ public class DistlockLockRegistry
 	 * Create a registry whose keys are put after the given registry key and a colon.
 	 * @param locks the lock operations, a {@link io.distlock.LockTemplate}
 	 * @param registryKey the registry key, empty for none
-	 * @param ttl the lease of a lock, renewed while held
+	 * @param ttl the lease of a lock, renewed while held; at least
+	 * {@link LockRequest#MIN_RENEWED_TTL}
 	 */
 	public DistlockLockRegistry(LockOperations locks, String registryKey, Duration ttl) {
 		this(locks, registryKey, ttl, Clock.systemUTC());
@@ -109,8 +111,12 @@ public class DistlockLockRegistry
 	DistlockLockRegistry(LockOperations locks, String registryKey, Duration ttl, Clock clock) {
 		Assert.notNull(locks, "'locks' must not be null");
 		Assert.notNull(registryKey, "'registryKey' must not be null");
-		Assert.isTrue(ttl != null && ttl.toMillis() >= 1 && ttl.compareTo(LockRequest.MAX_TTL) <= 0,
-				() -> "'ttl' must be between 1ms and " + LockRequest.MAX_TTL.toDays() + " days but was " + ttl);
+		// Its locks are renewed while held: no shorter lease than renewal can keep.
+		Assert.isTrue(
+				ttl != null && ttl.compareTo(LockRequest.MIN_RENEWED_TTL) >= 0
+						&& ttl.compareTo(LockRequest.MAX_TTL) <= 0,
+				() -> "'ttl' must be between " + LockRequest.MIN_RENEWED_TTL.toMillis() + "ms (the shortest lease "
+						+ "that renewal can keep) and " + LockRequest.MAX_TTL.toDays() + " days but was " + ttl);
 		this.locks = locks;
 		this.registryKey = registryKey;
 		this.ttl = ttl;

@@ -66,8 +66,6 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 
 	private final Map<Class<?>, Boolean> candidates = new ConcurrentHashMap<>(64);
 
-	private final LockedMethodChecks checks = new LockedMethodChecks();
-
 	private final Duration defaultTtl;
 
 	private final Duration defaultWaitTime;
@@ -208,7 +206,6 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		}
 		LockOperation operation = parser().parse(locked, specificMethod, userClass);
 		LockedMethodChecks.checkAsync(operation, specificMethod, userClass);
-		this.checks.warnIfTooShortToRenew(operation, locked.ttl());
 		return operation;
 	}
 

@@ -20,6 +20,9 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
+import io.distlock.LockRequest;
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.annotation.LockMode;
 
@@ -56,6 +59,34 @@ final class LockOperationChecks {
 			throw LockOperationParser.invalid(method, "minHold",
 					"minHold '" + locked.minHold() + "' is not available on a reactive or suspend method");
 		}
+	}
+
+	/**
+	 * Describe why a renewed lease of the given ttl is refused: shorter than
+	 * {@link LockRequest#MIN_RENEWED_TTL}, and for a number without a unit, that it was
+	 * read as milliseconds.
+	 * @param value the {@code ttl} attribute as written, empty for the default
+	 * @param resolved the attribute with its placeholders resolved
+	 * @param ttl the parsed ttl
+	 * @return the problem, for an {@link InvalidLockOperationException}
+	 */
+	static String renewedTtlTooShort(String value, @Nullable String resolved, Duration ttl) {
+		String minimum = LockRequest.MIN_RENEWED_TTL.toMillis() + "ms";
+		String why = ", since the lease is renewed every third of its ttl and a renewal later than the other two "
+				+ "thirds loses the lock while the method still runs, and another caller takes the key; use a ttl "
+				+ "of at least " + minimum + ", or autoRenew = false for a lease held for its ttl at most";
+		if (value.isEmpty()) {
+			return "ttl (empty, so the default of " + ttl.toMillis() + "ms) is too short for a lease that is "
+					+ "renewed: it must be at least " + minimum + why;
+		}
+		String shown = value.equals(resolved) ? "'" + value + "'" : "'" + value + "' (resolved to '" + resolved + "')";
+		String stripped = (resolved != null) ? resolved.strip() : "";
+		if (!stripped.isEmpty() && stripped.chars().allMatch(Character::isDigit)) {
+			return "ttl " + shown + " is read as " + stripped + "ms (a number without a unit is milliseconds); "
+					+ "write \"" + stripped + "s\" if " + stripped + " seconds were meant. That is too short for a "
+					+ "lease that is renewed: it must be at least " + minimum + why;
+		}
+		return "ttl " + shown + " is too short for a lease that is renewed: it must be at least " + minimum + why;
 	}
 
 	/**

@@ -74,6 +74,10 @@ final class LockOperationParser {
 		if (ttl.compareTo(ONE_MILLISECOND) < 0) {
 			throw invalid(method, "ttl", "ttl '" + locked.ttl() + "' must be at least 1ms");
 		}
+		if (locked.autoRenew() && ttl.compareTo(LockRequest.MIN_RENEWED_TTL) < 0) {
+			throw invalid(method, "ttl",
+					LockOperationChecks.renewedTtlTooShort(locked.ttl(), resolve(locked.ttl()), ttl));
+		}
 		Duration waitTime = duration(method, "waitTime", locked.waitTime(), this.defaultWaitTime, MAX_WAIT_TIME,
 				"it must fit in a long of milliseconds");
 		LockFailurePolicy onFailure = locked.onFailure();
@@ -164,7 +168,7 @@ final class LockOperationParser {
 		}
 		String resolved;
 		try {
-			resolved = (this.valueResolver != null) ? this.valueResolver.resolveStringValue(value) : value;
+			resolved = resolve(value);
 		}
 		catch (RuntimeException ex) {
 			throw invalid(method, attribute, attribute + " '" + value + "' could not be resolved: " + ex.getMessage());
@@ -188,6 +192,10 @@ final class LockOperationParser {
 			throw invalid(method, attribute, attribute + " " + shown + " is too long; " + maxProblem);
 		}
 		return duration;
+	}
+
+	private @Nullable String resolve(String value) {
+		return (this.valueResolver != null) ? this.valueResolver.resolveStringValue(value) : value;
 	}
 
 	private static Method fallback(Method method, Class<?> targetClass, String name) {

@@ -18,9 +18,6 @@ package io.distlock.interceptor;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -31,21 +28,13 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The checks {@link AnnotationLockOperationSource} makes of an annotated method beyond
- * its attributes: that a proxy can intercept it, that the work of an {@code @Async}
- * method stays under the lock, and that an auto-renewed ttl is long enough to renew.
+ * its attributes: that a proxy can intercept it, and that the work of an {@code @Async}
+ * method stays under the lock.
  */
 final class LockedMethodChecks {
 
 	// Logs as the source: the public type users set log levels for.
 	private static final Log logger = LogFactory.getLog(AnnotationLockOperationSource.class);
-
-	/**
-	 * The shortest ttl that renewal can keep: the lease is renewed every third of it, and
-	 * a renewal must reach Redis before the lease runs out, within the other two thirds
-	 * (200ms here), which have to cover a round trip to Redis, the scheduler's delay and
-	 * a garbage-collection pause. Below this, one slow renewal loses the lock.
-	 */
-	static final Duration MIN_RENEWED_TTL = Duration.ofMillis(300);
 
 	private static final boolean asyncPresent = ClassUtils.isPresent("org.springframework.scheduling.annotation.Async",
 			LockedMethodChecks.class.getClassLoader());
@@ -56,7 +45,8 @@ final class LockedMethodChecks {
 			+ "declared open: apply the kotlin-spring (all-open) compiler plugin, which opens classes annotated with "
 			+ "@Component, @Service, @Transactional and the like, or declare the class and the method open";
 
-	private final Set<Method> warnedShortTtl = ConcurrentHashMap.newKeySet();
+	private LockedMethodChecks() {
+	}
 
 	/**
 	 * Fail if no proxy can intercept the method: it is private, static or final.
@@ -121,27 +111,6 @@ final class LockedMethodChecks {
 				+ method.getReturnType().getName() + ": depending on the order of the proxies, the lock may be "
 				+ "released when the call is handed to the executor, before the work runs. Return a "
 				+ "CompletableFuture, or put @DistributedLocked on a method that the asynchronous task calls.");
-	}
-
-	/**
-	 * Warn, once per method, if its lease is renewed and its ttl is shorter than
-	 * {@link #MIN_RENEWED_TTL}.
-	 * @param operation the parsed operation
-	 * @param ttl the {@code ttl} attribute as written, empty for the default
-	 */
-	void warnIfTooShortToRenew(LockOperation operation, String ttl) {
-		// Once per method, though subclasses make it parsed once per target class.
-		if (operation.autoRenew() && operation.ttl().compareTo(MIN_RENEWED_TTL) < 0
-				&& this.warnedShortTtl.add(operation.method())) {
-			String shown = ttl.isEmpty() ? "(the default) " + operation.ttl().toMillis() + "ms" : "'" + ttl + "'";
-			logger.warn("@DistributedLocked on '" + operation.method() + "': ttl " + shown
-					+ " is too short to be renewed: the lease is renewed every third of it, and each renewal "
-					+ "must reach Redis before the lease runs out, so a slow round trip or a pause loses the lock "
-					+ "while the method runs. Use a ttl of at least " + MIN_RENEWED_TTL.toMillis()
-					+ "ms, or autoRenew = false for a fixed lease"
-					+ (ttl.strip().chars().allMatch(Character::isDigit) && !ttl.isBlank()
-							? " (a number without a unit is milliseconds)" : ""));
-		}
 	}
 
 }

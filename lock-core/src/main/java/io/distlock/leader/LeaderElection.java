@@ -155,11 +155,20 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	/**
 	 * Set the lease time of the leadership lock: how long after a crash of the leader
 	 * another instance takes over; {@link #DEFAULT_TTL ten seconds} by default. Renewed
-	 * every third of it.
+	 * every third of it, so at least {@link LockRequest#MIN_RENEWED_TTL}.
 	 * @param ttl the lease time
+	 * @throws IllegalArgumentException if the ttl is shorter than renewal can keep, or
+	 * longer than {@link LockRequest#MAX_TTL}
 	 */
 	public void setTtl(Duration ttl) {
 		LockRequest.of(this.name, ttl, Duration.ZERO);
+		if (ttl.compareTo(LockRequest.MIN_RENEWED_TTL) < 0) {
+			throw new IllegalArgumentException("Leader election '" + this.name + "': a ttl of " + ttl.toMillis()
+					+ "ms is too short for a lease that is renewed: it must be at least "
+					+ LockRequest.MIN_RENEWED_TTL.toMillis() + "ms (LockRequest.MIN_RENEWED_TTL). Use a longer ttl, "
+					+ "such as Duration.ofSeconds(" + ttl.toMillis() + ") if " + ttl.toMillis()
+					+ " seconds were meant");
+		}
 		this.ttl = ttl;
 	}
 

@@ -284,6 +284,23 @@ class AnnotationLockOperationSourceTests {
 	}
 
 	@Test
+	void defaultTtlBelowTheRenewalMinimumFailsARenewedMethodThatUsesIt() {
+		AnnotationLockOperationSource shortDefault = new AnnotationLockOperationSource(Duration.ofMillis(100),
+				Duration.ZERO);
+		assertThatIllegalStateException().isThrownBy(() -> shortDefault.isCandidateClass(DefaultTtl.class))
+			.withMessageContaining(DefaultTtl.class.getName() + ".renewed(")
+			.withMessageContaining("ttl (empty, so the default of 100ms) is too short for a lease that is renewed");
+	}
+
+	@Test
+	void defaultTtlBelowTheRenewalMinimumIsAcceptedForAFixedLease() throws Exception {
+		AnnotationLockOperationSource shortDefault = new AnnotationLockOperationSource(Duration.ofMillis(100),
+				Duration.ZERO);
+		Method fixed = DefaultTtl.class.getMethod("fixed");
+		assertThat(shortDefault.getLockOperation(fixed, DefaultTtl.class).ttl()).isEqualTo(Duration.ofMillis(100));
+	}
+
+	@Test
 	void invalidClassFailsAgainWhenScannedAgain() {
 		assertThatIllegalStateException().isThrownBy(() -> this.source.isCandidateClass(BadTtl.class));
 		assertThatIllegalStateException().isThrownBy(() -> this.source.isCandidateClass(BadTtl.class));
@@ -484,6 +501,18 @@ class AnnotationLockOperationSourceTests {
 
 		@DistributedLocked
 		public static void pay(long orderId) {
+		}
+
+	}
+
+	static class DefaultTtl {
+
+		@DistributedLocked(key = "k")
+		public void renewed() {
+		}
+
+		@DistributedLocked(key = "k", autoRenew = false)
+		public void fixed() {
 		}
 
 	}

@@ -113,7 +113,7 @@ class LockOperationParserTests {
 
 	@ParameterizedTest
 	@CsvSource({ "10s, PT10S", "500ms, PT0.5S", "2m, PT2M", "1h, PT1H", "1d, PT24H", "PT10S, PT10S", "pt1m, PT1M",
-			"' 10s ', PT10S", "1500us, PT0.0015S" })
+			"' 10s ', PT10S", "600000us, PT0.6S" })
 	void ttlFormats(String ttl, Duration expected) {
 		assertThat(parse(Map.of("ttl", ttl), "pay").ttl()).isEqualTo(expected);
 	}

@@ -18,6 +18,7 @@ package io.distlock.autoconfigure;
 
 import io.micrometer.observation.ObservationRegistry;
 
+import io.distlock.LockRequest;
 import io.distlock.engine.LockSettings;
 import io.distlock.LockListener;
 import io.distlock.core.LockClient;
@@ -65,8 +66,9 @@ public final class DistLockLeaderAutoConfiguration {
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidDistLockPropertyException("distlock.leader.ttl", properties.getLeader().getTtl(),
-					"distlock.leader.ttl cannot be a lease time: " + ex.getMessage(),
-					"Use a ttl of at least 1ms and at most 365d, such as 10s", ex);
+					"distlock.leader.ttl cannot be a lease time: " + ex.getMessage(), "Use a ttl of at least "
+							+ LockRequest.MIN_RENEWED_TTL.toMillis() + "ms and at most 365d, such as 10s",
+					ex);
 		}
 		return election;
 	}

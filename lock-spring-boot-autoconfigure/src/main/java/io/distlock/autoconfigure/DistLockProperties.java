@@ -71,7 +71,8 @@ public class DistLockProperties {
 
 	/**
 	 * Lease time of a lock whose @DistributedLocked ttl is empty: how long the lock
-	 * outlives a holder that crashed. At least 1ms and at most 365 days.
+	 * outlives a holder that crashed. At least 500ms, the shortest lease that renewal can
+	 * keep, and at most 365 days.
 	 */
 	private Duration defaultTtl = Duration.ofSeconds(30);
 
@@ -159,6 +160,11 @@ public class DistLockProperties {
 				+ LockRequest.MAX_TTL.toDays() + " days, the longest lease a lock can have, but was " + defaultTtl);
 		Assert.isTrue(defaultTtl.compareTo(Duration.ofMillis(1)) >= 0,
 				() -> "Default ttl must be at least 1ms but was " + defaultTtl);
+		// The default is the lease of every @DistributedLocked method without a ttl,
+		// renewed unless autoRenew = false, and of the Spring Integration registry's
+		// locks, always renewed.
+		Assert.isTrue(defaultTtl.compareTo(LockRequest.MIN_RENEWED_TTL) >= 0,
+				() -> renewedTtlTooShort("distlock.default-ttl", defaultTtl));
 		this.defaultTtl = defaultTtl;
 	}
 
@@ -224,6 +230,14 @@ public class DistLockProperties {
 
 	public Leader getLeader() {
 		return this.leader;
+	}
+
+	private static String renewedTtlTooShort(String property, Duration ttl) {
+		long millis = ttl.toMillis();
+		return property + " is read as " + millis + "ms (a number without a unit is milliseconds); write " + millis
+				+ "s if " + millis + " seconds were meant. That is too short for a lease that is renewed: it must be "
+				+ "at least " + LockRequest.MIN_RENEWED_TTL.toMillis() + "ms, since the lease is renewed every third "
+				+ "of its ttl and a renewal later than the other two thirds loses the lock while its holder still runs";
 	}
 
 	/**
@@ -412,7 +426,7 @@ public class DistLockProperties {
 
 		/**
 		 * Lease time of the leadership lock: how long after a crash of the leader another
-		 * instance takes over. Renewed every third of it.
+		 * instance takes over. Renewed every third of it, so at least 500ms.
 		 */
 		private Duration ttl = Duration.ofSeconds(10);
 
@@ -429,6 +443,8 @@ public class DistLockProperties {
 		}
 
 		public void setTtl(Duration ttl) {
+			Assert.isTrue(ttl.compareTo(LockRequest.MIN_RENEWED_TTL) >= 0,
+					() -> renewedTtlTooShort("distlock.leader.ttl", ttl));
 			this.ttl = ttl;
 		}
 

@@ -66,8 +66,11 @@ class InvalidLockOperationFailureAnalyzer extends AbstractFailureAnalyzer<Invali
 					+ "only; or make the method blocking to share a read lock";
 			case "permits" -> permitsHint(problem);
 			case "minHold" -> minHoldHint(problem);
-			case "ttl" -> "use a duration of at least 1ms and at most " + LockRequest.MAX_TTL.toDays() + "d, as "
-					+ DURATION_FORMATS;
+			case "ttl" -> problem.contains("too short for a lease that is renewed")
+					? "use a ttl of at least " + LockRequest.MIN_RENEWED_TTL.toMillis() + "ms with a unit, such as "
+							+ "10s, or set autoRenew = false for a lease held for its ttl at most"
+					: "use a duration of at least 1ms and at most " + LockRequest.MAX_TTL.toDays() + "d, as "
+							+ DURATION_FORMATS;
 			case "waitTime" -> "use a duration of zero or more, as " + DURATION_FORMATS;
 			case "fallbackMethod" -> "name another method of the same class, with the same parameter types and a "
 					+ "return type assignable to the method's, or remove fallbackMethod";

@@ -286,14 +286,15 @@ class DistributedLockedIntegrationTests {
 	void autoRenewKeepsTheLockWhileALongMethodRuns() throws Exception {
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
-			Future<?> work = executor.submit(() -> this.behaviour.longWork(1000));
+			Future<?> work = executor.submit(() -> this.behaviour.longWork(2000));
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 			while (!Boolean.TRUE.equals(this.redisTemplate.hasKey("lock:long")) && System.nanoTime() < deadline) {
 				Thread.sleep(5);
 			}
 			boolean stolen = false;
-			// Three times the ttl of 300ms, while the method still runs.
-			long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(900);
+			// Three times the ttl of 500ms, the shortest renewed one, while the method
+			// still runs.
+			long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
 			while (System.nanoTime() < end) {
 				stolen |= this.lockTemplate.tryAcquire("long", Duration.ofSeconds(10), Duration.ZERO).isPresent();
 				Thread.sleep(20);
@@ -533,7 +534,7 @@ class DistributedLockedIntegrationTests {
 			this.inside.decrementAndGet();
 		}
 
-		@DistributedLocked(key = "long", ttl = "300ms")
+		@DistributedLocked(key = "long", ttl = "500ms")
 		public void longWork(long millis) {
 			sleep(millis);
 		}

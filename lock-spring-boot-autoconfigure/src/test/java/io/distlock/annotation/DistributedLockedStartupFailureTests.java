@@ -84,18 +84,36 @@ class DistributedLockedStartupFailureTests {
 	}
 
 	@Test
-	void renewedTtlTooShortForRenewalIsWarnedAboutOncePerMethod(CapturedOutput output) {
-		// The subclass bean has the same annotated methods: still one warning each.
-		this.contextRunner.withBean(ShortTtl.class)
-			.withBean(ShortTtlSubclass.class)
-			.run((context) -> assertThat(context).hasNotFailed());
-		assertThat(output).containsOnlyOnce("ttl '50ms' is too short to be renewed")
-			.contains(ShortTtl.class.getName() + ".work()")
-			.contains("at least 300ms")
-			.containsOnlyOnce("ttl '5' is too short to be renewed")
-			.contains("a number without a unit is milliseconds")
-			.doesNotContain("ttl '300ms'")
-			.doesNotContain(".fixedLease()");
+	void renewedTtlWithoutAUnitBelowTheRenewalMinimumFailsTheStartupSayingHowItWasRead() {
+		assertStartupFails(UnitlessTtl.class, "UnitlessTtl.work(long)",
+				"ttl '10' is read as 10ms (a number without a unit is milliseconds); write \"10s\"");
+	}
+
+	@Test
+	void renewedTtlBelowTheRenewalMinimumFailsTheStartupNamingTheMinimum() {
+		assertStartupFails(ShortTtl.class, "ShortTtl.work()",
+				"ttl '300ms' is too short for a lease that is renewed: it must be at least 500ms");
+	}
+
+	@Test
+	void renewedTtlBelowTheRenewalMinimumByPlaceholderFailsTheStartupNamingTheResolvedValue() {
+		this.contextRunner.withPropertyValues("orders.short-ttl=10")
+			.withBean(ShortPlaceholderTtl.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining(ShortPlaceholderTtl.class.getName() + ".work()")
+				.hasMessageContaining("ttl '${orders.short-ttl}' (resolved to '10') is read as 10ms"));
+	}
+
+	@Test
+	void renewedTtlOfTheRenewalMinimumIsAccepted() {
+		this.contextRunner.withBean(MinimumTtl.class).run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void fixedLeaseBelowTheRenewalMinimumIsAccepted() {
+		this.contextRunner.withBean(ShortFixedLease.class).run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
@@ -326,27 +344,47 @@ class DistributedLockedStartupFailureTests {
 
 	}
 
+	static class UnitlessTtl {
+
+		@DistributedLocked(key = "#orderId", ttl = "10")
+		public void work(long orderId) {
+		}
+
+	}
+
 	static class ShortTtl {
 
-		@DistributedLocked(key = "k", ttl = "50ms")
+		@DistributedLocked(key = "k", ttl = "300ms")
 		public void work() {
 		}
 
-		@DistributedLocked(key = "k", ttl = "5")
-		public void unitless() {
+	}
+
+	static class ShortPlaceholderTtl {
+
+		@DistributedLocked(key = "k", ttl = "${orders.short-ttl}")
+		public void work() {
 		}
 
-		@DistributedLocked(key = "k", ttl = "300ms")
-		public void longEnough() {
+	}
+
+	static class MinimumTtl {
+
+		@DistributedLocked(key = "k", ttl = "500ms")
+		public void work() {
+		}
+
+	}
+
+	static class ShortFixedLease {
+
+		@DistributedLocked(key = "k", ttl = "10", autoRenew = false)
+		public void work() {
 		}
 
 		@DistributedLocked(key = "k", ttl = "50ms", autoRenew = false)
 		public void fixedLease() {
 		}
-
-	}
-
-	static class ShortTtlSubclass extends ShortTtl {
 
 	}
 

@@ -284,6 +284,38 @@ class DistLockAutoConfigurationTests {
 	}
 
 	@Test
+	void defaultTtlBelowTheRenewalMinimumFailsTheStartupSayingHowItWasRead() {
+		this.contextRunner.withPropertyValues("distlock.default-ttl=10")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("distlock.default-ttl is read as 10ms (a number without a unit is "
+						+ "milliseconds); write 10s")
+				.hasMessageContaining("at least 500ms"));
+	}
+
+	@Test
+	void defaultTtlOfTheRenewalMinimumIsAccepted() {
+		this.contextRunner.withPropertyValues("distlock.default-ttl=500ms")
+			.run((context) -> assertThat(context.getBean(DistLockProperties.class).getDefaultTtl())
+				.isEqualTo(Duration.ofMillis(500)));
+	}
+
+	@Test
+	void leaderTtlBelowTheRenewalMinimumFailsTheStartupNamingTheProperty() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DistLockLeaderAutoConfiguration.class))
+			.withPropertyValues("distlock.leader.name=reports", "distlock.leader.ttl=10")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining(
+						"distlock.leader.ttl is read as 10ms (a number without a unit is " + "milliseconds); write 10s")
+				.hasMessageContaining("at least 500ms"));
+	}
+
+	@Test
 	void replicationDefaultsWaitForNoReplicaAndAHundredMilliseconds() {
 		this.contextRunner.run((context) -> {
 			DistLockProperties.Replication replication = context.getBean(DistLockProperties.class).getReplication();

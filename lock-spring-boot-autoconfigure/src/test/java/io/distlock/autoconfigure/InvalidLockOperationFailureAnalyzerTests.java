@@ -56,6 +56,16 @@ class InvalidLockOperationFailureAnalyzerTests {
 	}
 
 	@Test
+	void renewedTtlTooShortIsFixedWithALongerTtlOrAFixedLease() {
+		FailureAnalysis analysis = analyze("confirm");
+		assertThat(analysis.getDescription()).contains("Orders.confirm(long)")
+			.contains("ttl '10' is read as 10ms (a number without a unit is milliseconds); write \"10s\"");
+		assertThat(analysis.getAction()).isEqualTo("Fix the ttl attribute of @DistributedLocked on "
+				+ "InvalidLockOperationFailureAnalyzerTests.Orders.confirm(long): use a ttl of at least 500ms with a "
+				+ "unit, such as 10s, or set autoRenew = false for a lease held for its ttl at most.");
+	}
+
+	@Test
 	void invalidKeyIsFixedWithTheKeyForms() {
 		FailureAnalysis analysis = analyze("refund");
 		assertThat(analysis.getDescription()).contains("Orders.refund(long,java.lang.String)")
@@ -181,6 +191,10 @@ class InvalidLockOperationFailureAnalyzerTests {
 
 		@DistributedLocked(key = "#ordrId")
 		public void refund(long orderId, String reason) {
+		}
+
+		@DistributedLocked(key = "#orderId", ttl = "10")
+		public void confirm(long orderId) {
 		}
 
 		@DistributedLocked(key = "shipping")

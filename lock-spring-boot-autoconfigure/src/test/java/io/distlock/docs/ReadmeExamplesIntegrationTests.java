@@ -152,7 +152,7 @@ class ReadmeExamplesIntegrationTests {
 	@Test
 	void lostLockInterruptsItsHolder() throws Exception {
 		CompletableFuture<Boolean> interrupted = CompletableFuture.supplyAsync(() -> {
-			try (LockHandle handle = this.lockTemplate.tryAcquire("job", Duration.ofMillis(300), Duration.ZERO)
+			try (LockHandle handle = this.lockTemplate.tryAcquire("job", Duration.ofMillis(500), Duration.ZERO)
 				.orElseThrow()) {
 				this.redisTemplate.delete("lock:job");
 				Thread.sleep(10_000);
