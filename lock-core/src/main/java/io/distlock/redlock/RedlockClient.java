@@ -58,12 +58,14 @@ import org.springframework.util.Assert;
  * themselves (their counter was incremented to it, atomically with taking the lock), plus
  * those of the other holding nodes that were raised to it. Any later holder's majority
  * shares a node with that majority; the counter of that node never goes back below
- * {@code T} (counters only grow, and one that expires or is lost restarts from the Redis
- * clock in microseconds), so its later token, and with it the later maximum, is strictly
- * greater. Hence the raise goes only to the holding nodes below {@code T}, and when the
- * nodes that handed out {@code T} are a majority already, which is the steady state where
- * every node saw the same acquisitions, it is not waited for at all: a lock+unlock then
- * takes two rounds, acquire and release.
+ * {@code T} (counters only grow, and a node's token is never below its Redis clock in
+ * microseconds rounded down to a tenth of a second, so a counter that expires, is lost,
+ * or comes back from an older snapshot after Redlock's delayed restart is past {@code T}
+ * while the clocks agree: docs/redlock.md), so its later token, and with it the later
+ * maximum, is strictly greater. Hence the raise goes only to the holding nodes below
+ * {@code T}, and when the nodes that handed out {@code T} are a majority already, which
+ * is the steady state where every node saw the same acquisitions, it is not waited for at
+ * all: a lock+unlock then takes two rounds, acquire and release.
  *
  * <p>
  * Threads: when every node has {@link RaisableFencingLockClient#asyncCalls() non-blocking
