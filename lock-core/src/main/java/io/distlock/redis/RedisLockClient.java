@@ -141,7 +141,8 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * was handed, the run-time check of the fencing guarantee's assumption on clocks
 	 * (docs/safety.md): zero while tokens come from the clock. A lead appears after the
 	 * clock stepped back or after a failover to a server whose clock is behind the former
-	 * primary's; one above a second is logged as a warning, once.
+	 * primary's; one above a second is logged as a warning: the first, and again each
+	 * time one is larger than the lead last logged.
 	 * @return the largest lead seen
 	 */
 	public Duration getLargestFencingLead() {

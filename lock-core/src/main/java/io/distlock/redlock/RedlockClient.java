@@ -190,10 +190,11 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	 * Return the largest offset between the clocks of two nodes measured so far, the
 	 * run-time check of the assumption the fencing guarantee needs: tokens are sure to
 	 * increase across majorities while the clocks of any two nodes differ by less than
-	 * the lock's ttl and the fencing counter's retention (docs/safety.md). Measured from
+	 * the lock's ttl and the fencing counter's retention (docs/redlock.md). Measured from
 	 * the clocks the nodes answer every acquisition with, less the round's duration, so
-	 * an offset the clocks have at least; the first one that reaches an acquisition's ttl
-	 * (or one minute, the shortest retention) is logged as a warning, once.
+	 * an offset the clocks have at least; one that reaches an acquisition's ttl (or one
+	 * minute, the shortest retention) is logged as a warning: the first, and again each
+	 * time one is larger than the offset last logged.
 	 * @return the largest offset, {@link Duration#ZERO} before any was seen
 	 */
 	public Duration getLargestClockOffset() {
