@@ -17,7 +17,6 @@
 package io.distlock.redis;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
@@ -35,8 +34,10 @@ import io.distlock.core.AcquireResult;
  * persistence) would restart from the clock, below the tokens already handed out, unless
  * the loss takes longer than the lead; and a lead above {@link #WARNING_THRESHOLD} means
  * two servers' clocks differ by more than the failover guarantee allows. The largest lead
- * seen is kept for {@link RedisLockClient#getLargestFencingLead()}, and the first lead
- * above the threshold, or above the counter's retention, is logged once.
+ * seen is kept for {@link RedisLockClient#getLargestFencingLead()}, and a lead above the
+ * threshold, or above the counter's retention, is logged: the first, and again each time
+ * one is larger (in whole milliseconds) than the lead last logged, so that a small lead
+ * warned of early does not hide a larger one later.
  */
 final class FencingClockCheck {
 
@@ -50,32 +51,47 @@ final class FencingClockCheck {
 
 	private final AtomicLong largestMicros = new AtomicLong();
 
-	private final AtomicBoolean warned = new AtomicBoolean();
+	// The lead last warned of, in whole milliseconds; -1 before the first warning.
+	private final AtomicLong warnedMillis = new AtomicLong(-1);
 
 	/**
 	 * Look at the answer of an acquisition.
 	 * @param key the resource name, for the warning
 	 * @param result what the store answered
 	 * @param retentionMillis the fencing counter's retention, in milliseconds
+	 * @return whether this lead was warned of
 	 */
-	void check(String key, AcquireResult result, long retentionMillis) {
+	boolean check(String key, AcquireResult result, long retentionMillis) {
 		if (!(result instanceof AcquireResult.Acquired acquired)
 				|| acquired.clockMicros() == AcquireResult.Acquired.UNKNOWN_CLOCK) {
-			return;
+			return false;
 		}
 		long lead = acquired.fencingToken() - acquired.clockMicros();
 		if (lead <= 0) {
-			return;
+			return false;
 		}
 		this.largestMicros.accumulateAndGet(lead, Math::max);
 		long limit = Math.min(WARNING_THRESHOLD.toNanos() / 1000, retentionMillis * 1000);
-		if (lead > limit && this.warned.compareAndSet(false, true)) {
+		if (lead > limit && grewPastTheLastWarning(lead / 1000)) {
 			logger.warn("The fencing token of lock '" + key + "' runs " + Duration.ofNanos(lead * 1000)
 					+ " ahead of the Redis clock (more than " + WARNING_THRESHOLD
 					+ "): a clock stepped back, or a failover went to a server whose clock is behind the former "
 					+ "primary's. Tokens stay increasing on this server; a failover that loses grants, or a lost "
-					+ "fencing counter, within that time could repeat tokens (docs/safety.md). Logged once.");
+					+ "fencing counter, within that time could repeat tokens (docs/safety.md). Logged again only for a larger lead.");
+			return true;
 		}
+		return false;
+	}
+
+	private boolean grewPastTheLastWarning(long leadMillis) {
+		long warned = this.warnedMillis.get();
+		while (leadMillis > warned) {
+			if (this.warnedMillis.compareAndSet(warned, leadMillis)) {
+				return true;
+			}
+			warned = this.warnedMillis.get();
+		}
+		return false;
 	}
 
 	/**

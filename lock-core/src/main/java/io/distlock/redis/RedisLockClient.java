@@ -141,7 +141,8 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * was handed, the run-time check of the fencing guarantee's assumption on clocks
 	 * (docs/safety.md): zero while tokens come from the clock. A lead appears after the
 	 * clock stepped back or after a failover to a server whose clock is behind the former
-	 * primary's; one above a second is logged as a warning, once.
+	 * primary's; one above a second is logged as a warning: the first, and again each
+	 * time one is larger than the lead last logged.
 	 * @return the largest lead seen
 	 */
 	public Duration getLargestFencingLead() {
@@ -176,8 +177,10 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * Set whether every fencing token takes the Redis clock, as by default: a token is
 	 * then the larger of the clock in microseconds and the key's last token + 1, so that
 	 * tokens keep increasing across a failover to a replica that missed the last ones.
-	 * Without, a token is the key's counter incremented (the clock only starts a counter
-	 * that is gone): one Redis command less, right only for masters that no replica ever
+	 * Without, a token is the key's counter incremented, but never below the clock
+	 * rounded down to a tenth of a second (so the clock starts a counter that is gone,
+	 * and a counter restored from an older snapshot cannot undercut the tokens of the
+	 * time since): one Redis command less, right only for masters that no replica ever
 	 * replaces. Redlock's nodes are such masters, and there it keeps their counters in
 	 * step, so that a lock need not raise them; {@link io.distlock.redlock.RedlockNodes}
 	 * turns it off. Applies to exclusive locks taken without the fair queue.

@@ -18,7 +18,6 @@ package io.distlock.redlock;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
@@ -38,8 +37,10 @@ import io.distlock.redis.RedisLockClient;
  * no command. The nodes read their clocks at different moments of one round, so the
  * difference of two readings overstates the offset by up to the round's duration; that is
  * taken off, and what is kept is an offset the clocks have at least. The largest is kept
- * for {@link RedlockClient#getLargestClockOffset()}; the first that reaches the bound of
- * its acquisition is logged once.
+ * for {@link RedlockClient#getLargestClockOffset()}; one that reaches the bound of its
+ * acquisition is logged: the first, and again each time one is larger (in whole
+ * milliseconds) than the offset last logged, so that an offset warned of early, beyond a
+ * short ttl, does not hide a larger one later.
  */
 final class ClockOffsets {
 
@@ -47,7 +48,8 @@ final class ClockOffsets {
 
 	private final AtomicLong largestMicros = new AtomicLong();
 
-	private final AtomicBoolean warned = new AtomicBoolean();
+	// The offset last warned of, in whole milliseconds; -1 before the first warning.
+	private final AtomicLong warnedMillis = new AtomicLong(-1);
 
 	/**
 	 * Measure the offsets shown by the nodes' answers to one acquisition.
@@ -56,7 +58,8 @@ final class ClockOffsets {
 	 * node that did not answer
 	 * @param ttl the acquisition's lease time
 	 * @param roundNanos how long the round took
-	 * @return whether this measure was warned of (the first to reach its bound)
+	 * @return whether this measure was warned of (it reached its bound and is larger than
+	 * the offset last warned of)
 	 */
 	boolean measure(String key, List<@Nullable Object> replies, Duration ttl, long roundNanos) {
 		long earliest = Long.MAX_VALUE;
@@ -79,12 +82,23 @@ final class ClockOffsets {
 		Duration measured = Duration.ofNanos(offset * 1000);
 		Duration bound = (ttl.compareTo(RedisLockClient.MIN_FENCING_COUNTER_RETENTION) < 0) ? ttl
 				: RedisLockClient.MIN_FENCING_COUNTER_RETENTION;
-		if (measured.compareTo(bound) >= 0 && this.warned.compareAndSet(false, true)) {
+		if (measured.compareTo(bound) >= 0 && grewPastTheLastWarning(offset / 1000)) {
 			logger.warn("The clocks of the Redlock nodes differ by at least " + measured + " (lock '" + key + "', ttl "
 					+ ttl + "): fencing tokens are only sure to increase across majorities while the "
-					+ "clocks differ by less than the ttl and the fencing counter's retention (docs/safety.md). "
-					+ "Logged once.");
+					+ "clocks differ by less than the ttl and the fencing counter's retention (docs/redlock.md). "
+					+ "Logged again only for a larger offset.");
 			return true;
+		}
+		return false;
+	}
+
+	private boolean grewPastTheLastWarning(long offsetMillis) {
+		long warned = this.warnedMillis.get();
+		while (offsetMillis > warned) {
+			if (this.warnedMillis.compareAndSet(warned, offsetMillis)) {
+				return true;
+			}
+			warned = this.warnedMillis.get();
 		}
 		return false;
 	}

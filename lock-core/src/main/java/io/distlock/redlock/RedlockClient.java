@@ -58,12 +58,14 @@ import org.springframework.util.Assert;
  * themselves (their counter was incremented to it, atomically with taking the lock), plus
  * those of the other holding nodes that were raised to it. Any later holder's majority
  * shares a node with that majority; the counter of that node never goes back below
- * {@code T} (counters only grow, and one that expires or is lost restarts from the Redis
- * clock in microseconds), so its later token, and with it the later maximum, is strictly
- * greater. Hence the raise goes only to the holding nodes below {@code T}, and when the
- * nodes that handed out {@code T} are a majority already, which is the steady state where
- * every node saw the same acquisitions, it is not waited for at all: a lock+unlock then
- * takes two rounds, acquire and release.
+ * {@code T} (counters only grow, and a node's token is never below its Redis clock in
+ * microseconds rounded down to a tenth of a second, so a counter that expires, is lost,
+ * or comes back from an older snapshot after Redlock's delayed restart is past {@code T}
+ * while the clocks agree: docs/redlock.md), so its later token, and with it the later
+ * maximum, is strictly greater. Hence the raise goes only to the holding nodes below
+ * {@code T}, and when the nodes that handed out {@code T} are a majority already, which
+ * is the steady state where every node saw the same acquisitions, it is not waited for at
+ * all: a lock+unlock then takes two rounds, acquire and release.
  *
  * <p>
  * Threads: when every node has {@link RaisableFencingLockClient#asyncCalls() non-blocking
@@ -188,10 +190,11 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	 * Return the largest offset between the clocks of two nodes measured so far, the
 	 * run-time check of the assumption the fencing guarantee needs: tokens are sure to
 	 * increase across majorities while the clocks of any two nodes differ by less than
-	 * the lock's ttl and the fencing counter's retention (docs/safety.md). Measured from
+	 * the lock's ttl and the fencing counter's retention (docs/redlock.md). Measured from
 	 * the clocks the nodes answer every acquisition with, less the round's duration, so
-	 * an offset the clocks have at least; the first one that reaches an acquisition's ttl
-	 * (or one minute, the shortest retention) is logged as a warning, once.
+	 * an offset the clocks have at least; one that reaches an acquisition's ttl (or one
+	 * minute, the shortest retention) is logged as a warning: the first, and again each
+	 * time one is larger than the offset last logged.
 	 * @return the largest offset, {@link Duration#ZERO} before any was seen
 	 */
 	public Duration getLargestClockOffset() {

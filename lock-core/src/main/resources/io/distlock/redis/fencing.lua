@@ -32,12 +32,16 @@
 -- runs ahead of the clock ("the counter's lead"), which the caller is told (the clock is
 -- returned) so that it can report a lead a lost counter would not survive.
 --
--- With counted '0' the token is T + 1, from the counter alone, and a counter that is gone
--- (its retention passed since the last grant, or lost by a restart) starts again from the
--- clock. For masters without replicas, such as Redlock's nodes, whose counters this keeps
--- in step, so that Redlock need not raise them after each lock; the counters fall behind
--- the clocks, so a node that restarts empty starts past every token handed out before, as
--- long as the clocks of the nodes differ by less than the time since (docs/safety.md).
+-- With counted '0' the token is T + 1, from the counter alone, but never below the clock
+-- rounded down to a tenth of a second; a counter that is gone (its retention passed since
+-- the last grant, or lost by a restart) starts again from the clock. For masters without
+-- replicas, such as Redlock's nodes, whose counters this keeps in step, so that Redlock
+-- need not raise them after each lock: the counters fall behind the clocks, and nodes
+-- whose clocks read the same tenth of a second hand out the same token. A node that
+-- restarts empty, or from a snapshot older than its last grants, hands out at least its
+-- clock less a tenth of a second, so past every token handed out before it went down as
+-- long as the clocks of the nodes differ by less than the time since, less that tenth
+-- (docs/redlock.md).
 local function fencing_token(counter, retention, counted, now)
   local value = redis.call('SET', counter, string.format('%d', now), 'PX', retention, 'GET')
   local token = now
@@ -51,7 +55,7 @@ local function fencing_token(counter, retention, counted, now)
       clock = last
     end
     if counted == '0' then
-      token = last + 1
+      token = math.max(last + 1, now - now % 100000)
     elseif now >= clock then
       token = last + math.max(1, now - clock)
     else

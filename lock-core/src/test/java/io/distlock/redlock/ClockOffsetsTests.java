@@ -62,11 +62,32 @@ class ClockOffsetsTests {
 	}
 
 	@Test
-	void anOffsetThatReachesTheTtlIsWarnedOfOnceWithAnOffsetBelowItNot() {
+	void anOffsetBelowTheTtlIsNotWarnedOf() {
 		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 9_000_000)), TTL, 0)).isFalse();
+		assertThat(this.offsets.largest()).isEqualTo(Duration.ofSeconds(9));
+	}
+
+	@Test
+	void anOffsetThatReachesTheTtlIsWarnedOfAgainOnlyOnceItGrowsPastTheOffsetLastWarnedOf() {
+		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 12_000_000)), TTL, 0)).isTrue();
+		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 12_000_000)), TTL, 0)).isFalse();
+		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 11_000_000)), TTL, 0)).isFalse();
 		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 60_000_000)), TTL, 0)).isTrue();
-		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 70_000_000)), TTL, 0)).isFalse();
+		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 70_000_000)), TTL, 0)).isTrue();
 		assertThat(this.offsets.largest()).isEqualTo(Duration.ofSeconds(70));
+	}
+
+	@Test
+	void anOffsetThatGrowsByLessThanAMillisecondIsNotWarnedOfAgain() {
+		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 12_000_000)), TTL, 0)).isTrue();
+		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 12_000_900)), TTL, 0)).isFalse();
+	}
+
+	@Test
+	void anEarlyOffsetBeyondAShortTtlDoesNotHideALaterOneBeyondALongerTtl() {
+		Duration shortTtl = Duration.ofMillis(500);
+		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 600_000)), shortTtl, 0)).isTrue();
+		assertThat(this.offsets.measure("k", replies(granted(NOW), granted(NOW + 15_000_000)), TTL, 0)).isTrue();
 	}
 
 	@Test

@@ -57,6 +57,12 @@ class FencingTokenFaultIntegrationTests {
 
 	private static final int RESTARTS = 4;
 
+	/**
+	 * How far the old primary's clock runs ahead of the promoted replica's, emulated by
+	 * its counters, set that far ahead of its clock at each promotion.
+	 */
+	private static final Duration OLD_PRIMARY_AHEAD = Duration.ofMillis(500);
+
 	@Test
 	void failoverLosingGrantsWithTheCounterAheadOfTheClockRepeatsNoTokenAndNeverGoesBack() throws Exception {
 		ScenarioResult result = failoverScenario("failover-counter-ahead", 71, 0);
@@ -69,6 +75,14 @@ class FencingTokenFaultIntegrationTests {
 		ScenarioResult result = failoverScenario("failover-counter-ahead-min-replicas", 72, 1);
 		assertTokensIncreased(result);
 		assertFailoversLostGrants(result);
+	}
+
+	@Test
+	void failoverWithMinReplicasAndTheOldPrimarysClockAheadRepeatsNoTokenAndNeverGoesBack() throws Exception {
+		ScenarioResult result = failoverScenario("failover-old-primary-ahead-min-replicas", 75, 1, Duration.ZERO,
+				OLD_PRIMARY_AHEAD);
+		assertTokensIncreased(result);
+		assertThat(ScenarioAssertions.marks(result.history(), "switched")).as("failovers completed").hasSize(FAILOVERS);
 	}
 
 	@Test
@@ -113,6 +127,17 @@ class FencingTokenFaultIntegrationTests {
 	 * replica, dropping what it granted meanwhile.
 	 */
 	private static ScenarioResult failoverScenario(String name, long seed, int minReplicas) throws Exception {
+		return failoverScenario(name, seed, minReplicas, LEAD, Duration.ZERO);
+	}
+
+	/**
+	 * The failover scenario above, with the counters set {@code lead} ahead before the
+	 * clients start (none for zero), and the old primary's counters set {@code oldAhead}
+	 * ahead of its clock at each promotion (none for zero), so that it grants as a server
+	 * whose clock runs that far ahead of the promoted replica's would.
+	 */
+	private static ScenarioResult failoverScenario(String name, long seed, int minReplicas, Duration lead,
+			Duration oldAhead) throws Exception {
 		return FaultScenario.named(name, seed)
 			.replicated()
 			.ttl(TTL)
@@ -122,19 +147,26 @@ class FencingTokenFaultIntegrationTests {
 			.duration(Duration.ofSeconds(10))
 			// Asynchronous replication: a lost grant's holder overlaps the next one.
 			.notGuaranteed(Violation.OVERLAP)
-			.prepare((servers) -> setCountersAhead(servers.get(0), LEAD))
+			.prepare((servers) -> {
+				if (!lead.isZero()) {
+					setCountersAhead(servers.get(0), lead);
+				}
+			})
 			.faults((context) -> {
 				RedisServer primary = context.lockServer(0);
 				RedisServer replica = context.lockServer(1);
 				long lostGrants = 0;
 				for (int round = 0; round < FAILOVERS; round++) {
 					context.sleepUntil(Duration.ofMillis(1500 + round * 2500 + context.random().nextInt(300)));
-					if (round == 0) {
+					if (round == 0 && !lead.isZero()) {
 						context.measure(LEAD_MEASURE, smallestLead(primary).toMillis());
 					}
 					// A primary once the command returns; the old one goes on granting.
 					replica.command("REPLICAOF", "NO", "ONE");
 					context.fault("promote", "redis-" + replica.port());
+					if (!oldAhead.isZero()) {
+						setOldPrimaryAhead(primary, oldAhead);
+					}
 					context.sleep(SPLIT);
 					lostGrants += keysWithCounterAhead(primary, replica);
 					for (TcpProxy proxy : context.proxies()) {
@@ -163,6 +195,18 @@ class FencingTokenFaultIntegrationTests {
 			primary.command("SET", fence("k" + k), String.valueOf(now + lead.toNanos() / 1000), "PX", "600000");
 		}
 		assertThat(primary.command("WAIT", "1", "5000")).isEqualTo(1L);
+	}
+
+	/**
+	 * Write every key's counter on the old primary, once its replica was promoted, as a
+	 * server whose clock runs the given time ahead leaves it: that far ahead of its clock
+	 * ("T:C", fencing.lua), so that its further grants are its clock plus that time.
+	 */
+	private static void setOldPrimaryAhead(RedisServer primary, Duration ahead) {
+		long now = clock(primary);
+		for (int k = 0; k < 3; k++) {
+			primary.command("SET", fence("k" + k), (now + ahead.toNanos() / 1000) + ":" + now, "PX", "600000");
+		}
 	}
 
 	/**

@@ -34,6 +34,7 @@ import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redis.ShardedReleaseNotifier;
 import io.distlock.redlock.RedlockNodes;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -97,6 +98,13 @@ public final class DistLockAutoConfiguration {
 					"Set distlock.replication.timeout below " + commandTimeout.toMillis()
 							+ "ms, or raise spring.data.redis.timeout above " + timeout.toMillis() + "ms");
 		}
+	}
+
+	@Bean
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	FailoverFencingWarning failoverFencingWarning(RedisConnectionFactory connectionFactory,
+			DistLockProperties properties, ListableBeanFactory beanFactory) {
+		return new FailoverFencingWarning(connectionFactory, properties.getReplication().getMinReplicas(), beanFactory);
 	}
 
 	@Bean

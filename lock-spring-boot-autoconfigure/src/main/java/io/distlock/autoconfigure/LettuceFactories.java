@@ -44,6 +44,10 @@ final class LettuceFactories {
 		return LETTUCE_PRESENT ? Lettuce.commandTimeout(connectionFactory) : null;
 	}
 
+	static boolean isSentinel(RedisConnectionFactory connectionFactory) {
+		return LETTUCE_PRESENT && Lettuce.isSentinel(connectionFactory);
+	}
+
 	/**
 	 * Loaded only when Lettuce is on the class path.
 	 */
@@ -51,6 +55,10 @@ final class LettuceFactories {
 
 		static boolean isCluster(RedisConnectionFactory connectionFactory) {
 			return connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+		}
+
+		static boolean isSentinel(RedisConnectionFactory connectionFactory) {
+			return connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isRedisSentinelAware();
 		}
 
 		static @Nullable Duration commandTimeout(RedisConnectionFactory connectionFactory) {
