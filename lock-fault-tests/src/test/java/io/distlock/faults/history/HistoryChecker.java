@@ -60,7 +60,8 @@ import io.distlock.faults.history.History.Window;
  * token than one already accepted for its key.</li>
  * <li>{@link Violation#DUPLICATE_TOKEN}: two acquisitions of one key with one token.</li>
  * <li>{@link Violation#TOKEN_REGRESSION}: a section entered after another one ended, with
- * a lower token, by a holder never told its lock was lost.</li>
+ * a lower token, by a holder never told its lock was lost; two readers' sections are not
+ * compared, since a reader may record its entry after a later reader left.</li>
  * <li>{@link Violation#LOST_UPDATE}: an accepted fenced write that overwrote an update
  * made since its holder read the counter.</li>
  * <li>{@link Violation#LEAK}: lock keys left in Redis, and sections of clients that were
@@ -247,7 +248,11 @@ public final class HistoryChecker {
 					continue;
 				}
 				for (Section earlier : exclusive) {
-					if (earlier != later && end(earlier) < later.enterSeq() && earlier.token() > later.token()) {
+					// Two readers share the lock: the order in which they record their
+					// sections is not the order of their grants.
+					boolean readers = earlier.read() && later.read();
+					if (earlier != later && !readers && end(earlier) < later.enterSeq()
+							&& earlier.token() > later.token()) {
 						violation(Violation.TOKEN_REGRESSION,
 								"'" + later.key() + "': " + later.holder() + " entered at #" + later.enterSeq()
 										+ " with token " + later.token() + ", after " + earlier.holder()
