@@ -143,10 +143,12 @@ final class AsyncAcquisition {
 	}
 
 	/**
-	 * Wait for the calls until the deadline and collect each reply: {@code null} where
-	 * the node failed or did not answer in time. An interrupt ends the wait and is kept.
+	 * Wait for the calls until the deadline and collect each reply: a
+	 * {@link NodeCalls.Failure} where the node failed or did not answer in time. An
+	 * interrupt ends the wait and is kept.
 	 */
 	static List<@Nullable Object> awaitAll(List<? extends CompletableFuture<?>> calls, long deadline, String key) {
+		long start = System.nanoTime();
 		try {
 			CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]))
 				.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -157,8 +159,10 @@ final class AsyncAcquisition {
 		catch (ExecutionException | TimeoutException ex) {
 			// Some node failed or is late: each is read below.
 		}
+		Duration waited = Duration.ofNanos(Math.max(0, deadline - start));
 		List<@Nullable Object> replies = new ArrayList<>(calls.size());
-		for (CompletableFuture<?> call : calls) {
+		for (int i = 0; i < calls.size(); i++) {
+			CompletableFuture<?> call = calls.get(i);
 			if (call.isDone() && !call.isCompletedExceptionally()) {
 				replies.add(call.join());
 			}
@@ -166,7 +170,8 @@ final class AsyncAcquisition {
 				if (logger.isDebugEnabled()) {
 					logger.debug("A Redlock node failed or did not answer in time for '" + key + "'");
 				}
-				replies.add(null);
+				Throwable failure = call.isDone() ? call.handle((reply, ex) -> ex).join() : new TimeoutException();
+				replies.add(NodeCalls.Failure.of(i, (failure != null) ? failure : new TimeoutException(), waited));
 			}
 		}
 		return replies;

@@ -20,13 +20,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.apache.commons.logging.Log;
@@ -43,7 +47,9 @@ import io.distlock.core.RaisableFencingLockClient;
  *
  * <p>
  * A call that finds a node's pool full counts as that node not answering, and the
- * exception thrown when too few nodes answered then names the limit.
+ * exception thrown when too few nodes answered then names the limit. That exception also
+ * says why each other silent node did not answer: its own failure (which names its
+ * address and command timeout) or the time its reply was awaited.
  */
 final class NodeCalls {
 
@@ -52,6 +58,34 @@ final class NodeCalls {
 
 	// The reply of a node whose pool had no room for the call.
 	private static final Object SATURATED = new Object();
+
+	/**
+	 * The reply of a node whose call failed or was not answered in time: why, for the
+	 * exception thrown when too few nodes answered.
+	 *
+	 * @param node the node's index
+	 * @param why what happened, naming no credentials or owner tokens
+	 */
+	record Failure(int node, String why) {
+
+		/**
+		 * The failure of a node's call.
+		 * @param node the node's index
+		 * @param ex what the call threw, or the wait for it
+		 * @param waited how long its reply was awaited
+		 * @return the failure
+		 */
+		static Failure of(int node, Throwable ex, Duration waited) {
+			Throwable cause = ((ex instanceof ExecutionException || ex instanceof CompletionException)
+					&& ex.getCause() != null) ? ex.getCause() : ex;
+			String message = cause.getMessage();
+			if (cause instanceof TimeoutException || message == null) {
+				return new Failure(node, "no answer within " + waited.toMillis() + "ms");
+			}
+			return new Failure(node, message);
+		}
+
+	}
 
 	private final List<RaisableFencingLockClient> nodes;
 
@@ -120,7 +154,7 @@ final class NodeCalls {
 				replies.add(executor.isShutdown() ? null : SATURATED);
 			}
 			else {
-				replies.add(reply(executor, future, deadline, key));
+				replies.add(reply(indices.get(i), executor, future, deadline, key));
 			}
 		}
 		return replies;
@@ -131,13 +165,15 @@ final class NodeCalls {
 	 * held" mean not held rather than not known.
 	 */
 	List<@Nullable Object> answered(String key, String operation, List<@Nullable Object> replies) {
-		long answered = replies.stream().filter((reply) -> reply != null && reply != SATURATED).count();
+		long answered = replies.stream()
+			.filter((reply) -> reply != null && reply != SATURATED && !(reply instanceof Failure))
+			.count();
 		if (answered < this.quorum) {
 			long saturated = replies.stream().filter((reply) -> reply == SATURATED).count();
 			throw new LockBackendException(key,
 					"Only " + answered + " of " + this.nodes.size() + " Redlock nodes answered to " + operation
 							+ " lock '" + key + "'; " + this.quorum + " are needed"
-							+ ((saturated > 0) ? saturation(saturated) : ""),
+							+ ((saturated > 0) ? saturation(saturated) : "") + failures(replies),
 					null);
 		}
 		return replies;
@@ -164,7 +200,16 @@ final class NodeCalls {
 				+ this.nodeTimeout.toMillis() + "ms";
 	}
 
-	private static @Nullable Object reply(ThreadPoolExecutor executor, Future<Object> future, long deadline,
+	private static String failures(List<@Nullable Object> replies) {
+		String failures = replies.stream()
+			.filter(Failure.class::isInstance)
+			.map(Failure.class::cast)
+			.map((failure) -> "node " + failure.node() + ": " + failure.why())
+			.collect(Collectors.joining("; "));
+		return failures.isEmpty() ? "" : ". Not answered by " + failures;
+	}
+
+	private @Nullable Object reply(int node, ThreadPoolExecutor executor, Future<Object> future, long deadline,
 			String key) {
 		try {
 			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -179,7 +224,7 @@ final class NodeCalls {
 			if (logger.isDebugEnabled()) {
 				logger.debug("A Redlock node failed for '" + key + "': " + ex);
 			}
-			return null;
+			return Failure.of(node, ex, this.nodeTimeout.multipliedBy(2));
 		}
 	}
 

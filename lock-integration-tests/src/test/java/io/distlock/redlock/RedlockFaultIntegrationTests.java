@@ -94,6 +94,21 @@ class RedlockFaultIntegrationTests {
 	}
 
 	@Test
+	void failureOfTooFewAnsweringNodesNamesEachSilentNodesAddressAndTimeout() {
+		redis.server(0).kill();
+		redis.server(1).kill();
+		redis.server(2).kill();
+		assertThatExceptionOfType(LockBackendException.class)
+			.isThrownBy(() -> this.client.tryAcquire("k", owner(), TTL))
+			.withMessageContaining("Only 2 of 5 Redlock nodes answered to acquire lock 'k'; 3 are needed")
+			.withMessageContaining("127.0.0.1:" + redis.server(0).port())
+			.withMessageContaining("127.0.0.1:" + redis.server(1).port())
+			.withMessageContaining("127.0.0.1:" + redis.server(2).port())
+			.withMessageContaining("200ms")
+			.withMessageNotContaining("127.0.0.1:" + redis.server(3).port());
+	}
+
+	@Test
 	void releaseThatAMajorityDoesNotAnswerIsABackendFailureNotAnExpiredLock() {
 		String owner = owner();
 		assertThat(this.client.tryAcquire("k", owner, TTL)).isInstanceOf(AcquireResult.Acquired.class);
