@@ -413,8 +413,14 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	// Under the lifecycle lock.
 	private void halt(String how) {
 		this.timer.stop();
-		List<Lease> stopped = new ArrayList<>(this.leases);
-		this.leases.removeAll(stopped);
+		List<Lease> stopped = new ArrayList<>();
+		for (Lease lease : this.leases) {
+			// Only a lease this halt took out of the registry is reported: one that a
+			// racing registration took back out first is registered again by it.
+			if (this.leases.remove(lease)) {
+				stopped.add(lease);
+			}
+		}
 		if (!stopped.isEmpty()) {
 			logger.warn("Stopped renewing " + stopped.size() + " held lock(s) because the lease renewer was " + how
 					+ "; reporting them lost (they expire within their ttl)");
