@@ -17,7 +17,7 @@
 package io.distlock.redis;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -53,20 +53,15 @@ final class LettuceAcknowledgement {
 	}
 
 	@SuppressWarnings("unchecked")
-	static <T> @Nullable Acknowledged<T> run(RedisConnection connection, RedisScript<T> script, List<String> keys,
-			String[] args, int replicas, Duration timeout) {
+	static <T> @Nullable Acknowledged<T> run(RedisConnection connection, ScriptCall<T> call,
+			@Nullable ScriptCall<Long> check, int replicas, Duration timeout) {
 		Object nativeConnection = connection.getNativeConnection();
-		byte[][] keysAndArgs = LockScript.keysAndArgs(keys, args);
-		byte[][] keyBytes = new byte[keys.size()][];
-		System.arraycopy(keysAndArgs, 0, keyBytes, 0, keys.size());
-		byte[][] argBytes = new byte[args.length][];
-		System.arraycopy(keysAndArgs, keys.size(), argBytes, 0, args.length);
 		RedisClusterAsyncCommands<byte[], byte[]> commands;
 		Duration commandTimeout;
 		if (nativeConnection instanceof RedisAdvancedClusterAsyncCommands<?, ?> clusterCommands) {
 			StatefulRedisClusterConnection<byte[], byte[]> cluster = ((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) clusterCommands)
 				.getStatefulConnection();
-			int slot = SlotHash.getSlot(keyBytes[0]);
+			int slot = SlotHash.getSlot(ReplicaAcknowledgement.bytes(call.keys().get(0)));
 			RedisClusterNode owner = cluster.getPartitions().getPartitionBySlot(slot);
 			Assert.state(owner != null, () -> "No Redis Cluster node serves slot " + slot);
 			StatefulRedisConnection<byte[], byte[]> node = cluster.getConnection(owner.getNodeId());
@@ -80,11 +75,13 @@ final class LettuceAcknowledgement {
 		else {
 			return null;
 		}
-		ScriptOutputType type = (script.getResultType() == Long.class) ? ScriptOutputType.INTEGER
-				: ScriptOutputType.MULTI;
 		long waitMillis = commandTimeout.plus(timeout).toMillis();
-		RedisFuture<Object> reply = commands.evalsha(script.getSha1(), type, keyBytes, argBytes);
+		// One round trip: the script, the WAIT for its writes, and the check, in this
+		// order
+		// on one connection, so that the check runs on the server that answered the WAIT.
+		RedisFuture<Object> reply = evalsha(commands, call);
 		RedisFuture<Long> acknowledged = commands.waitForReplication(replicas, timeout.toMillis());
+		RedisFuture<Object> held = (check != null) ? evalsha(commands, check) : null;
 		Object result;
 		try {
 			result = await(reply, waitMillis);
@@ -94,11 +91,52 @@ final class LettuceAcknowledgement {
 				throw ex;
 			}
 			// A primary that just took over does not know the script yet.
-			reply = commands.eval(ReplicaAcknowledgement.bytes(script.getScriptAsString()), type, keyBytes, argBytes);
+			reply = eval(commands, call);
 			acknowledged = commands.waitForReplication(replicas, timeout.toMillis());
+			held = (check != null) ? eval(commands, check) : null;
 			result = await(reply, waitMillis);
 		}
-		return new Acknowledged<>((T) result, ReplicaAcknowledgement.number(await(acknowledged, waitMillis)));
+		long count = ReplicaAcknowledgement.number(await(acknowledged, waitMillis));
+		return new Acknowledged<>((T) result, count, check == null || isHeld(commands, check, held, waitMillis));
+	}
+
+	private static boolean isHeld(RedisClusterAsyncCommands<byte[], byte[]> commands, ScriptCall<Long> check,
+			@Nullable RedisFuture<Object> held, long waitMillis) {
+		Object answer;
+		try {
+			answer = await(held, waitMillis);
+		}
+		catch (RedisSystemException ex) {
+			if (!RedisCalls.isRedisError(ex, "NOSCRIPT")) {
+				throw ex;
+			}
+			// Sent after the WAIT was answered: it runs where that connection is now, and
+			// a
+			// server that does not hold the grant answers no, as it should.
+			answer = await(eval(commands, check), waitMillis);
+		}
+		return Long.valueOf(1L).equals(answer);
+	}
+
+	private static RedisFuture<Object> evalsha(RedisClusterAsyncCommands<byte[], byte[]> commands, ScriptCall<?> call) {
+		return commands.evalsha(call.script().getSha1(), outputType(call), keys(call), args(call));
+	}
+
+	private static RedisFuture<Object> eval(RedisClusterAsyncCommands<byte[], byte[]> commands, ScriptCall<?> call) {
+		return commands.eval(ReplicaAcknowledgement.bytes(call.script().getScriptAsString()), outputType(call),
+				keys(call), args(call));
+	}
+
+	private static ScriptOutputType outputType(ScriptCall<?> call) {
+		return (call.script().getResultType() == Long.class) ? ScriptOutputType.INTEGER : ScriptOutputType.MULTI;
+	}
+
+	private static byte[][] keys(ScriptCall<?> call) {
+		return call.keys().stream().map(ReplicaAcknowledgement::bytes).toArray(byte[][]::new);
+	}
+
+	private static byte[][] args(ScriptCall<?> call) {
+		return Arrays.stream(call.args()).map(ReplicaAcknowledgement::bytes).toArray(byte[][]::new);
 	}
 
 	private static <V> V await(RedisFuture<V> future, long millis) {

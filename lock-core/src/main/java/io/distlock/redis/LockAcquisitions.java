@@ -57,7 +57,8 @@ final class LockAcquisitions {
 	 * @param giveBack releases the lock when the replicas did not acknowledge it
 	 */
 	AcquireResult exclusive(String key, String ownerToken, Duration ttl, boolean waits, Runnable giveBack) {
-		return run(key, "acquire", this.calls.acquire(key, ownerToken, ttl, waits), giveBack);
+		return run(key, "acquire", this.calls.acquire(key, ownerToken, ttl, waits), this.calls.held(key, ownerToken),
+				giveBack);
 	}
 
 	/**
@@ -65,7 +66,8 @@ final class LockAcquisitions {
 	 * @param giveBack releases the hold when the replicas did not acknowledge it
 	 */
 	AcquireResult read(String key, String ownerToken, Duration ttl, boolean waits, Runnable giveBack) {
-		return run(key, "acquire", this.calls.acquireRead(key, ownerToken, ttl, waits), giveBack);
+		return run(key, "acquire", this.calls.acquireRead(key, ownerToken, ttl, waits),
+				this.calls.readHeld(key, ownerToken), giveBack);
 	}
 
 	/**
@@ -73,7 +75,8 @@ final class LockAcquisitions {
 	 * @param giveBack releases the lock when the replicas did not acknowledge it
 	 */
 	AcquireResult fair(String key, String ownerToken, Duration ttl, Duration queueTimeout, Runnable giveBack) {
-		return run(key, "acquire", this.calls.acquireFair(key, ownerToken, ttl, queueTimeout), giveBack);
+		return run(key, "acquire", this.calls.acquireFair(key, ownerToken, ttl, queueTimeout),
+				this.calls.held(key, ownerToken), giveBack);
 	}
 
 	/**
@@ -82,17 +85,18 @@ final class LockAcquisitions {
 	 */
 	AcquireResult permit(String key, String ownerToken, Duration ttl, int permits, Runnable giveBack) {
 		Assert.isTrue(permits >= 1, () -> "'permits' must be at least 1, but was " + permits);
-		return run(key, "acquire a permit of", this.calls.acquirePermit(key, ownerToken, ttl, permits), giveBack);
+		return run(key, "acquire a permit of", this.calls.acquirePermit(key, ownerToken, ttl, permits),
+				this.calls.permitHeld(key, ownerToken), giveBack);
 	}
 
 	/**
 	 * Run an acquire script, giving back with the given release what the replicas did not
-	 * acknowledge in time.
+	 * acknowledge in time, or what the server that answered for them does not hold.
 	 */
 	@SuppressWarnings("rawtypes")
-	private AcquireResult run(String key, String operation, ScriptCall<List> call, Runnable giveBack) {
-		return granted(key, this.calls.acknowledgement()
-			.acquire(this.redis, key, operation, call.script(), call.keys(), giveBack, call.args()));
+	private AcquireResult run(String key, String operation, ScriptCall<List> call, ScriptCall<Long> held,
+			Runnable giveBack) {
+		return granted(key, this.calls.acknowledgement().acquire(this.redis, key, operation, call, held, giveBack));
 	}
 
 	/**

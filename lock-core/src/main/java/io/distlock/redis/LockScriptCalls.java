@@ -129,6 +129,29 @@ final class LockScriptCalls {
 				ownerToken, RedisCalls.millis(ttl), this.fencingCounterRetention, String.valueOf(permits) });
 	}
 
+	/**
+	 * Tell whether the owner holds the exclusive lock (a fair one too).
+	 */
+	ScriptCall<Long> held(String key, String ownerToken) {
+		return new ScriptCall<>(LockScripts.HELD, List.of(RedisLockKeys.lockKey(key)), new String[] { ownerToken });
+	}
+
+	/**
+	 * Tell whether the owner has a read hold of the key.
+	 */
+	ScriptCall<Long> readHeld(String key, String ownerToken) {
+		return new ScriptCall<>(LockScripts.READ_HELD, List.of(RedisLockKeys.readHoldsOf(key)),
+				new String[] { ownerToken });
+	}
+
+	/**
+	 * Tell whether the owner holds one of the key's permits.
+	 */
+	ScriptCall<Long> permitHeld(String key, String ownerToken) {
+		return new ScriptCall<>(LockScripts.PERMIT_HELD, List.of(RedisLockKeys.of(key).permits()),
+				new String[] { ownerToken });
+	}
+
 	ScriptCall<Long> leaveQueue(String key, String ownerToken) {
 		RedisLockKeys keys = RedisLockKeys.of(key);
 		return new ScriptCall<>(LockScripts.LEAVE_QUEUE, List.of(keys.lock(), keys.queue(), keys.queueTimeouts()),

@@ -87,14 +87,28 @@ final class ReplicaAcknowledgement {
 	 * @return the script's reply with the number of replicas that acknowledged it
 	 */
 	<T> Acknowledged<T> run(ScriptRunner redis, LockScript<T> script, List<String> keys, String... args) {
+		return run(redis, new ScriptCall<>(script, keys, args), null);
+	}
+
+	/**
+	 * Run the script, then wait for the replicas, then, when a check is given, run it on
+	 * the server that answered the wait: whether what the script took is there. Lettuce
+	 * sends again, on the connection it makes again, what it had sent on a connection
+	 * that closed without an answer: a {@code WAIT} sent to one server may be answered by
+	 * another (a promoted replica the clients were turned to), where the new connection
+	 * has written nothing and any replica in sync acknowledges it at once.
+	 * @return the script's reply, the number of replicas that acknowledged it, and the
+	 * check's answer
+	 */
+	<T> Acknowledged<T> run(ScriptRunner redis, ScriptCall<T> call, @Nullable ScriptCall<Long> check) {
 		if (this.replicas == 0) {
-			T reply = redis.run(script, keys, args);
+			T reply = call.run(redis);
 			Assert.state(reply != null, "Redis gave no reply to the script");
-			return new Acknowledged<>(reply, 0);
+			return new Acknowledged<>(reply, 0, true);
 		}
 		Acknowledged<T> result = redis.template().execute((RedisCallback<Acknowledged<T>>) (connection) -> {
 			if (LETTUCE_PRESENT) {
-				Acknowledged<T> acknowledged = LettuceAcknowledgement.run(connection, script, keys, args, this.replicas,
+				Acknowledged<T> acknowledged = LettuceAcknowledgement.run(connection, call, check, this.replicas,
 						this.timeout);
 				if (acknowledged != null) {
 					return acknowledged;
@@ -102,7 +116,7 @@ final class ReplicaAcknowledgement {
 			}
 			Assert.state(!(connection instanceof RedisClusterConnection),
 					"Waiting for replicas on Redis Cluster needs Lettuce");
-			return runOnConnection(connection, script, keys, args);
+			return runOnConnection(connection, call, check);
 		});
 		Assert.state(result != null, "Redis gave no reply to the acknowledged script");
 		return result;
@@ -112,22 +126,31 @@ final class ReplicaAcknowledgement {
 	 * Run an acquire script and, when fewer replicas acknowledged it in time than
 	 * required, give back what it took with the given release. A script refused with
 	 * {@code TRYAGAIN} (its slot migrating) took nothing, and is worth trying again.
+	 * <p>
+	 * An acquisition counts only when the server that answered the {@code WAIT} holds it:
+	 * the given check runs there, right after the {@code WAIT}.
 	 * @param operation what the call does, for error messages
 	 * ({@code acquire a permit of})
-	 * @param script the acquire script
+	 * @param call the acquire script's call
+	 * @param held tells whether the owner of the call holds what it took
 	 * @param giveBack releases what the script took, owner-checked
 	 * @return the store's answer, or {@link AcquireResult.NotConfirmed}
 	 */
 	@SuppressWarnings("rawtypes")
-	AcquireResult acquire(ScriptRunner redis, String key, String operation, LockScript<List> script, List<String> keys,
-			Runnable giveBack, String... args) {
+	AcquireResult acquire(ScriptRunner redis, String key, String operation, ScriptCall<List> call,
+			ScriptCall<Long> held, Runnable giveBack) {
 		try {
-			Acknowledged<List> reply = RedisCalls
-				.reply(RedisCalls.call(key, operation, () -> run(redis, script, keys, args)), "acquire");
+			Acknowledged<List> reply = RedisCalls.reply(RedisCalls.call(key, operation, () -> run(redis, call, held)),
+					"acquire");
 			AcquireResult result = RedisCalls.acquireResult(reply.reply());
 			if (result instanceof AcquireResult.Acquired && isShort(reply)) {
 				giveBack.run();
 				return new AcquireResult.NotConfirmed(shortfall(reply.replicas()));
+			}
+			if (result instanceof AcquireResult.Acquired && !reply.heldWhereAcknowledged()) {
+				giveBack.run();
+				return new AcquireResult.NotConfirmed("acknowledged by a server that does not hold it (the "
+						+ "connection was made again, to another server, between the grant and the wait for replicas)");
 			}
 			return result;
 		}
@@ -155,12 +178,15 @@ final class ReplicaAcknowledgement {
 				+ this.timeout.toMillis() + "ms";
 	}
 
-	private <T> Acknowledged<T> runOnConnection(RedisConnection connection, LockScript<T> script, List<String> keys,
-			String[] args) {
-		T reply = script.runOn(connection, keys.size(), LockScript.keysAndArgs(keys, args));
+	private <T> Acknowledged<T> runOnConnection(RedisConnection connection, ScriptCall<T> call,
+			@Nullable ScriptCall<Long> check) {
+		T reply = call.script().runOn(connection, call.keys().size(), LockScript.keysAndArgs(call.keys(), call.args()));
 		Object acknowledged = connection.execute("WAIT", bytes(Integer.toString(this.replicas)),
 				bytes(Long.toString(this.timeout.toMillis())));
-		return new Acknowledged<>(reply, number(acknowledged));
+		boolean held = check == null || Long.valueOf(1L)
+			.equals(check.script()
+				.runOn(connection, check.keys().size(), LockScript.keysAndArgs(check.keys(), check.args())));
+		return new Acknowledged<>(reply, number(acknowledged), held);
 	}
 
 	static long number(@Nullable Object reply) {
@@ -183,8 +209,10 @@ final class ReplicaAcknowledgement {
 	 * @param <T> the reply type
 	 * @param reply the script's reply
 	 * @param replicas the number of replicas that acknowledged in time
+	 * @param heldWhereAcknowledged whether the server that answered the wait holds what
+	 * the script took, by the check run after it; {@code true} when there was none
 	 */
-	record Acknowledged<T>(T reply, long replicas) {
+	record Acknowledged<T>(T reply, long replicas, boolean heldWhereAcknowledged) {
 
 	}
 

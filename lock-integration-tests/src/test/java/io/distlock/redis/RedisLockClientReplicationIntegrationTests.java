@@ -103,6 +103,18 @@ class RedisLockClientReplicationIntegrationTests {
 	}
 
 	@Test
+	void givenALiveReplicaWhenEveryKindIsAcquiredThenEachIsConfirmedWhereItWasAcknowledged() {
+		this.client.setReplicaAcknowledgement(1, GENEROUS_ACK_TIMEOUT);
+		// Each kind is checked, after its WAIT, under the key it took: the lock, the read
+		// holds or the permits.
+		assertThat(this.client.tryAcquireRead("lock:read", owner(), TTL)).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(this.client.tryAcquirePermit("lock:permits", owner(), TTL, 2))
+			.isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(this.client.tryAcquireFair("lock:fair", owner(), TTL, Duration.ofSeconds(5)))
+			.isInstanceOf(AcquireResult.Acquired.class);
+	}
+
+	@Test
 	void givenAStoppedReplicaWhenAcquiringThenTheAttemptIsNotConfirmedNamesTheShortfallAndLeavesNoLock() {
 		replica.stop();
 		AcquireResult result = this.client.tryAcquire("lock:k", owner(), TTL);
