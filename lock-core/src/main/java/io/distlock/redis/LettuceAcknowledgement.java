@@ -76,7 +76,7 @@ final class LettuceAcknowledgement {
 			return null;
 		}
 		long waitMillis = commandTimeout.plus(timeout).toMillis();
-		// One round trip: the script, the WAIT for its writes, and the check, in this
+		// One round trip: the script, the WAIT for its writes and the check, in this
 		// order
 		// on one connection, so that the check runs on the server that answered the WAIT.
 		RedisFuture<Object> reply = evalsha(commands, call);
@@ -110,9 +110,8 @@ final class LettuceAcknowledgement {
 			if (!RedisCalls.isRedisError(ex, "NOSCRIPT")) {
 				throw ex;
 			}
-			// Sent after the WAIT was answered: it runs where that connection is now, and
-			// a
-			// server that does not hold the grant answers no, as it should.
+			// Sent after the WAIT was answered: it runs where that connection is now,
+			// and a server that does not hold the grant answers no, as it should.
 			answer = await(eval(commands, check), waitMillis);
 		}
 		return Long.valueOf(1L).equals(answer);
