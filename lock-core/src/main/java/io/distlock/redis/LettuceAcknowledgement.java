@@ -76,9 +76,8 @@ final class LettuceAcknowledgement {
 			return null;
 		}
 		long waitMillis = commandTimeout.plus(timeout).toMillis();
-		// One round trip: the script, the WAIT for its writes and the check, in this
-		// order
-		// on one connection, so that the check runs on the server that answered the WAIT.
+		// One round trip: the script, the WAIT for its writes and the check, in order
+		// on one connection, so that the check runs where the WAIT was answered.
 		RedisFuture<Object> reply = evalsha(commands, call);
 		RedisFuture<Long> acknowledged = commands.waitForReplication(replicas, timeout.toMillis());
 		RedisFuture<Object> held = (check != null) ? evalsha(commands, check) : null;
