@@ -95,7 +95,9 @@ class RedlockAsyncIntegrationTests {
 	@Test
 	void givenOneNodeAheadWhenLockingThenOnlyTheNodesBelowItAreRaised() {
 		lockAndUnlock("k");
-		long ahead = counter(0) + 1000;
+		// Ahead of the clock by more than the test takes: a node's token is at least its
+		// clock rounded down to 0.1 s, which would pass a counter only 1 ms ahead.
+		long ahead = counter(0) + 60_000_000;
 		redis.endpoint(0).command("SET", fenceKey(0), String.valueOf(ahead));
 		resetStats();
 		assertThat(lockAndUnlock("k")).isEqualTo(ahead + 1);
