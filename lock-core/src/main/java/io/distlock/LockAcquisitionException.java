@@ -20,7 +20,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.LockHolder;
+import io.distlock.store.LockHolder;
 
 /**
  * Thrown when a lock could not be acquired within its wait time because another owner

@@ -39,7 +39,7 @@ import io.distlock.engine.BoundLocks;
  * {@link LockTemplate#execute(LockRequest, LockCallback) LockTemplate.execute}, which the
  * annotation uses too, binds a handle while its code runs. A nested call re-enters a
  * bound lock, instead of asking Redis again, only when it is the same lock: the same key
- * in the same store (the same {@link io.distlock.core.LockClient} instance) under the
+ * in the same store (the same {@link io.distlock.store.LockClient} instance) under the
  * same key prefix, as {@link LockTemplate#findBoundLock(String)} finds it. A nested call
  * on a template of another store or prefix takes its own lock, which is then the
  * {@link #current() innermost} one. Handles from

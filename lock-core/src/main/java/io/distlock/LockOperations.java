@@ -26,13 +26,13 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.annotation.LockMode;
-import io.distlock.core.FairLockClient;
-import io.distlock.core.InspectableLockClient;
-import io.distlock.core.LockClient;
-import io.distlock.core.LockState;
-import io.distlock.core.PermitLockClient;
-import io.distlock.core.ReadWriteLockClient;
+import io.distlock.LockMode;
+import io.distlock.store.FairLockClient;
+import io.distlock.store.InspectableLockClient;
+import io.distlock.store.LockClient;
+import io.distlock.store.LockState;
+import io.distlock.store.PermitLockClient;
+import io.distlock.store.ReadWriteLockClient;
 
 /**
  * The operations of {@link LockTemplate}: take a distributed lock, run code under it,

@@ -20,7 +20,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 import org.springframework.util.Assert;
 

@@ -26,8 +26,8 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.LockClient;
-import io.distlock.core.LockState;
+import io.distlock.store.LockClient;
+import io.distlock.store.LockState;
 import io.distlock.engine.LockEngine;
 import io.distlock.engine.LockSettings;
 import io.distlock.waiting.LockWaiter;

@@ -21,7 +21,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 import org.springframework.util.Assert;
 

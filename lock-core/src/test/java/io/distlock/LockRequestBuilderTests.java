@@ -18,7 +18,7 @@ package io.distlock;
 
 import java.time.Duration;
 
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 import org.junit.jupiter.api.Test;
 

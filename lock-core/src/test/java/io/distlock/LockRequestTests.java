@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

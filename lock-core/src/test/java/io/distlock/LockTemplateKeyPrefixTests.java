@@ -18,8 +18,8 @@ package io.distlock;
 
 import java.time.Duration;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

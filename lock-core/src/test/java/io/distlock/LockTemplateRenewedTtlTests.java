@@ -22,9 +22,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
-import io.distlock.core.ReactiveLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
+import io.distlock.store.ReactiveLockClient;
 import io.distlock.engine.LockSettings;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.reactive.ReactiveLockTemplate;

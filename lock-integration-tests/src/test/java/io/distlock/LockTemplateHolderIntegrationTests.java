@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.distlock.annotation.LockMode;
-import io.distlock.core.LockHolder;
-import io.distlock.core.LockState;
+import io.distlock.LockMode;
+import io.distlock.store.LockHolder;
+import io.distlock.store.LockState;
 import io.distlock.test.LockStack;
 import io.distlock.test.RedisServerExtension;
 

@@ -23,9 +23,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
-import io.distlock.core.LockState;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
+import io.distlock.store.LockState;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;

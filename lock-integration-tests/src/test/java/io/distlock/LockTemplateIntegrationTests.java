@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServer;

@@ -35,10 +35,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.HandoverLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.HandoverLockClient;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;

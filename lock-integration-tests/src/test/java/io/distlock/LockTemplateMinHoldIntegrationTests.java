@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.LockStack;

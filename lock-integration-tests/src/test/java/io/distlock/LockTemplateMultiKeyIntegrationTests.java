@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServerExtension;

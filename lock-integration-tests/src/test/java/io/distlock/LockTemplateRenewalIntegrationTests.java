@@ -28,10 +28,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.core.LockClient;
-import io.distlock.core.Renewal;
+import io.distlock.store.LockClient;
+import io.distlock.store.Renewal;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServerExtension;

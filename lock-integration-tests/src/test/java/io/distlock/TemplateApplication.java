@@ -22,7 +22,7 @@ import java.util.function.Function;
 
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
-import io.distlock.core.Renewal;
+import io.distlock.store.Renewal;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.LockStack;
 import io.distlock.test.RedisEndpoint;

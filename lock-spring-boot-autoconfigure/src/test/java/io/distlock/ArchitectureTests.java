@@ -67,22 +67,22 @@ class ArchitectureTests {
 			"io.distlock.LockEvent$ReleaseFailed", "io.distlock.LockEvent$Lost", "io.distlock.LockLostEvent",
 			"io.distlock.LockRequest", "io.distlock.LockRequest$Builder", "io.distlock.LockStatistics",
 			"io.distlock.LockTemplate", "io.distlock.LockOperations", "io.distlock.annotation.DistributedLocked",
-			"io.distlock.annotation.LockFailurePolicy", "io.distlock.annotation.LockMode",
-			"io.distlock.MultiLockRequest", "io.distlock.MultiLockHandle", "io.distlock.MultiLockCallback",
-			"io.distlock.leader.LeaderElection", "io.distlock.leader.LeadershipGrantedEvent",
-			"io.distlock.leader.LeadershipRevokedEvent", "io.distlock.leader.LeadershipRevokedEvent$Reason",
+			"io.distlock.annotation.LockFailurePolicy", "io.distlock.LockMode", "io.distlock.MultiLockRequest",
+			"io.distlock.MultiLockHandle", "io.distlock.MultiLockCallback", "io.distlock.leader.LeaderElection",
+			"io.distlock.leader.LeadershipGrantedEvent", "io.distlock.leader.LeadershipRevokedEvent",
+			"io.distlock.leader.LeadershipRevokedEvent$Reason",
 			"io.distlock.autoconfigure.DistLockLeaderAutoConfiguration",
 			"io.distlock.autoconfigure.DistLockProperties$Leader",
 			// The store SPI and the engine parts a configuration wires
-			"io.distlock.core.AcquireResult", "io.distlock.core.AcquireResult$Acquired",
-			"io.distlock.core.AcquireResult$Busy", "io.distlock.core.AcquireResult$NotConfirmed",
-			"io.distlock.core.FairLockClient", "io.distlock.core.RaisableFencingLockClient",
-			"io.distlock.core.AsyncFencingLockCalls", "io.distlock.core.HandoverLockClient",
-			"io.distlock.core.HandoverLockClient$Handover", "io.distlock.core.HandoverLockClient$HandedOver",
-			"io.distlock.core.HandoverLockClient$Declined", "io.distlock.core.HandoverLockClient$NotHeld",
-			"io.distlock.core.InspectableLockClient", "io.distlock.core.ReadWriteLockClient",
-			"io.distlock.core.LockState", "io.distlock.core.LockClient", "io.distlock.core.PermitLockClient",
-			"io.distlock.core.Renewal", "io.distlock.lease.LeaseRenewer", "io.distlock.lease.Lease",
+			"io.distlock.store.AcquireResult", "io.distlock.store.AcquireResult$Acquired",
+			"io.distlock.store.AcquireResult$Busy", "io.distlock.store.AcquireResult$NotConfirmed",
+			"io.distlock.store.FairLockClient", "io.distlock.store.RaisableFencingLockClient",
+			"io.distlock.store.AsyncFencingLockCalls", "io.distlock.store.HandoverLockClient",
+			"io.distlock.store.HandoverLockClient$Handover", "io.distlock.store.HandoverLockClient$HandedOver",
+			"io.distlock.store.HandoverLockClient$Declined", "io.distlock.store.HandoverLockClient$NotHeld",
+			"io.distlock.store.InspectableLockClient", "io.distlock.store.ReadWriteLockClient",
+			"io.distlock.store.LockState", "io.distlock.store.LockClient", "io.distlock.store.PermitLockClient",
+			"io.distlock.store.Renewal", "io.distlock.lease.LeaseRenewer", "io.distlock.lease.Lease",
 			"io.distlock.waiting.LockWaiter", "io.distlock.waiting.LockWaiter$Waiter",
 			"io.distlock.waiting.LockWaiter$Interest",
 			// Annotation support, for configurations without Spring Boot
@@ -111,7 +111,7 @@ class ArchitectureTests {
 			// Stores and integrations
 			"io.distlock.redis.RedisLockClient", "io.distlock.redis.RedisReleaseNotifier",
 			"io.distlock.redis.ShardedReleaseNotifier", "io.distlock.redis.ReactiveRedisLockClient",
-			"io.distlock.reactive.ReactiveLockTemplate", "io.distlock.core.ReactiveLockClient",
+			"io.distlock.reactive.ReactiveLockTemplate", "io.distlock.store.ReactiveLockClient",
 			"io.distlock.reactive.ReactiveLockHandle", "io.distlock.redlock.RedlockClient",
 			"io.distlock.redlock.RedlockNodes",
 			// Spring Boot
@@ -140,8 +140,8 @@ class ArchitectureTests {
 			"io.distlock.engine.LockSettings", "io.distlock.engine.LockEngine", "io.distlock.engine.ReactiveLockEngine",
 			"io.distlock.engine.BoundLocks", "io.distlock.engine.WaitingLocks",
 			// Who waits for a lock
-			"io.distlock.WaitingLock", "io.distlock.WaitedOnLock", "io.distlock.core.LockHolder",
-			"io.distlock.core.LockState$Holding", "io.distlock.core.LockState$Kind",
+			"io.distlock.WaitingLock", "io.distlock.WaitedOnLock", "io.distlock.store.LockHolder",
+			"io.distlock.store.LockState$Holding", "io.distlock.store.LockState$Kind",
 			"io.distlock.autoconfigure.actuate.LockHolderDescriptor",
 			"io.distlock.autoconfigure.actuate.WaitingLockDescriptor");
 
@@ -163,10 +163,9 @@ class ArchitectureTests {
 	 * Integration adapters on the front doors; the woven aspect on the annotation
 	 * support; the auto-configuration on top.
 	 */
-	private static final List<List<String>> LAYERS = List.of(
-			List.of("io.distlock.core", "io.distlock.annotation", "io.distlock.observation"),
+	private static final List<List<String>> LAYERS = List.of(List.of("io.distlock.store", "io.distlock.observation"),
 			List.of("io.distlock.lease", "io.distlock.waiting"), List.of("io.distlock", "io.distlock.reactive"),
-			List.of("io.distlock.engine"),
+			List.of("io.distlock.annotation"), List.of("io.distlock.engine"),
 			List.of("io.distlock (front doors)", "io.distlock.reactive (front doors)", "io.distlock.redis"),
 			List.of("io.distlock.leader", "io.distlock.redlock", "io.distlock.interceptor", "io.distlock.fencing",
 					"io.distlock.fencing.jdbc", "io.distlock.fencing.redis", "io.distlock.shedlock",
@@ -248,10 +247,10 @@ class ArchitectureTests {
 	@Test
 	void theStoreSpiDependsOnNoOtherDistlockPackage() {
 		check(noClasses().that()
-			.resideInAPackage("io.distlock.core")
+			.resideInAPackage("io.distlock.store")
 			.should()
-			.dependOnClassesThat(
-					resideInAPackage("io.distlock..").and(DescribedPredicate.not(resideInAPackage("io.distlock.core"))))
+			.dependOnClassesThat(resideInAPackage("io.distlock..")
+				.and(DescribedPredicate.not(resideInAPackage("io.distlock.store"))))
 			.because("a store implements the SPI alone, without the API, the engine, Redis, Spring "
 					+ "integration or auto-configuration"));
 	}

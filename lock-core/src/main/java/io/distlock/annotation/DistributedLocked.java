@@ -22,6 +22,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.distlock.LockMode;
+
 import org.springframework.aot.hint.annotation.Reflective;
 
 /**

@@ -19,7 +19,7 @@ package io.distlock.engine;
 import java.time.Duration;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 
 /**
  * The outcome of the last acquire attempt, with the time it was sent: a lease taken by it

@@ -21,8 +21,8 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockAcquisitionException;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockHolder;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockHolder;
 
 /**
  * The exception for a lock that stayed busy, said one way by every front door: the key,

@@ -33,7 +33,7 @@ import io.distlock.HeldLock;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
 import io.distlock.lease.Lease;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 
 import org.springframework.util.Assert;
 

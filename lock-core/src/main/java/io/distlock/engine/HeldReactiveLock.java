@@ -34,8 +34,8 @@ import io.distlock.HeldLock;
 import io.distlock.LockBackendException;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
-import io.distlock.annotation.LockMode;
-import io.distlock.core.ReactiveLockClient;
+import io.distlock.LockMode;
+import io.distlock.store.ReactiveLockClient;
 import io.distlock.lease.Lease;
 
 /**

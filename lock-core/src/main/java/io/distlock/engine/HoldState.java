@@ -30,7 +30,7 @@ import io.distlock.HeldLock;
 import io.distlock.LockEvent;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.observation.LockObservationContext;
 
 /**

@@ -24,10 +24,10 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockRequest;
-import io.distlock.annotation.LockMode;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.HandoverLockClient;
-import io.distlock.core.LockClient;
+import io.distlock.LockMode;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.HandoverLockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 
 import org.springframework.util.Assert;

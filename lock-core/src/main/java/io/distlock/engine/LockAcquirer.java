@@ -24,9 +24,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.FairLockClient;
-import io.distlock.core.LockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.FairLockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 
 import org.springframework.util.Assert;

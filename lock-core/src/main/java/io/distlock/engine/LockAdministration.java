@@ -20,8 +20,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.InspectableLockClient;
-import io.distlock.core.LockState;
+import io.distlock.store.InspectableLockClient;
+import io.distlock.store.LockState;
 
 /**
  * What an operator may do to the lock of a key whoever holds it: ask the store about it,

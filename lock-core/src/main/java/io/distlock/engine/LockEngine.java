@@ -31,10 +31,10 @@ import io.distlock.LockRequest;
 import io.distlock.MultiLockCallback;
 import io.distlock.MultiLockHandle;
 import io.distlock.MultiLockRequest;
-import io.distlock.core.LockClient;
-import io.distlock.core.LockState;
-import io.distlock.core.PermitLockClient;
-import io.distlock.core.ReadWriteLockClient;
+import io.distlock.store.LockClient;
+import io.distlock.store.LockState;
+import io.distlock.store.PermitLockClient;
+import io.distlock.store.ReadWriteLockClient;
 import io.distlock.waiting.LockWaiter;
 
 import org.springframework.util.Assert;

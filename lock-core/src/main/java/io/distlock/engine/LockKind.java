@@ -19,11 +19,11 @@ package io.distlock.engine;
 import java.time.Duration;
 
 import io.distlock.LockRequest;
-import io.distlock.annotation.LockMode;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
-import io.distlock.core.PermitLockClient;
-import io.distlock.core.ReadWriteLockClient;
+import io.distlock.LockMode;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
+import io.distlock.store.PermitLockClient;
+import io.distlock.store.ReadWriteLockClient;
 
 /**
  * How one acquisition holds its key in the store, with the calls that take it, release it

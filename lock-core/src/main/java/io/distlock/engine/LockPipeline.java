@@ -26,7 +26,7 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockBackendException;
 import io.distlock.LockEvent;
 import io.distlock.LockRequest;
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.lease.Lease;
 import io.distlock.lease.LeaseRenewer;
 

@@ -24,7 +24,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockListener;
-import io.distlock.core.LockHolder;
+import io.distlock.store.LockHolder;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationConvention;
@@ -144,7 +144,7 @@ public final class LockSettings {
 	 * Set whether each lock keeps the description of its holder: this instance's name,
 	 * the thread, the lock's name and the time, which {@code GET /actuator/locks/{key}}
 	 * shows on any instance and a busy {@code LockAcquisitionException} names. On by
-	 * default; it travels in the owner token (see {@link io.distlock.core.LockHolder}),
+	 * default; it travels in the owner token (see {@link io.distlock.store.LockHolder}),
 	 * so it costs no Redis command, only the bytes of the description on each call that
 	 * carries the token.
 	 * @param describeHolders whether to describe holders

@@ -18,7 +18,7 @@ package io.distlock.engine;
 
 import java.time.Duration;
 import io.distlock.LockListener;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
 

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
 import io.distlock.LockRequest;
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.waiting.LockWaiter;
 
 /**

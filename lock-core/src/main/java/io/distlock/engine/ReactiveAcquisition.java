@@ -28,8 +28,8 @@ import reactor.core.scheduler.Scheduler;
 import io.distlock.LockBackendException;
 import io.distlock.LockEvent;
 import io.distlock.LockRequest;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.ReactiveLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.ReactiveLockClient;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
 

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
-import io.distlock.core.ReactiveLockClient;
+import io.distlock.store.ReactiveLockClient;
 
 /**
  * The locks a reactive pipeline holds, innermost last, carried in its Reactor context as

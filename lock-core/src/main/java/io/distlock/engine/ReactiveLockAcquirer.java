@@ -27,8 +27,8 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.ReactiveLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.ReactiveLockClient;
 import io.distlock.waiting.LockWaiter;
 
 /**

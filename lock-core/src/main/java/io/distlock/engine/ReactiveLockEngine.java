@@ -29,8 +29,8 @@ import reactor.core.scheduler.Schedulers;
 import io.distlock.HeldLock;
 import io.distlock.LockAcquisitionException;
 import io.distlock.LockRequest;
-import io.distlock.annotation.LockMode;
-import io.distlock.core.ReactiveLockClient;
+import io.distlock.LockMode;
+import io.distlock.store.ReactiveLockClient;
 import io.distlock.reactive.ReactiveLockHandle;
 import io.distlock.waiting.LockWaiter;
 

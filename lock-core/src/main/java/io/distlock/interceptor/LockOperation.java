@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
 import io.distlock.LockRequest;
 import io.distlock.MultiLockRequest;
 import io.distlock.annotation.LockFailurePolicy;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 /**
  * The validated definition of one {@code @DistributedLocked} method: its attributes

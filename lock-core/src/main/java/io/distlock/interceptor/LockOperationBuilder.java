@@ -23,7 +23,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.annotation.LockFailurePolicy;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 import org.springframework.util.Assert;
 

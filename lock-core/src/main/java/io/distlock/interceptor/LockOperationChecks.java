@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockRequest;
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 /**
  * The checks of {@link LockOperationParser} that the attributes of one

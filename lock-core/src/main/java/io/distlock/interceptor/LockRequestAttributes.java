@@ -21,7 +21,7 @@ import java.util.List;
 
 import io.distlock.LockRequest;
 import io.distlock.MultiLockRequest;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 import org.springframework.util.Assert;
 

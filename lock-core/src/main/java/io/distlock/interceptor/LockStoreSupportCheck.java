@@ -25,7 +25,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockTemplate;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.reactive.ReactiveLockTemplate;
 
 /**

@@ -16,7 +16,7 @@
 
 package io.distlock.lease;
 
-import io.distlock.core.Renewal;
+import io.distlock.store.Renewal;
 
 import java.time.Instant;
 import java.util.function.Consumer;

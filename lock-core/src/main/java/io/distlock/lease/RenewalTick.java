@@ -16,8 +16,8 @@
 
 package io.distlock.lease;
 
-import io.distlock.core.LockClient;
-import io.distlock.core.Renewal;
+import io.distlock.store.LockClient;
+import io.distlock.store.Renewal;
 
 import java.time.Clock;
 import java.time.Duration;

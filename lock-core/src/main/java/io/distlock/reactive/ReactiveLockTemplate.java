@@ -32,7 +32,7 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockBackendException;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
-import io.distlock.core.ReactiveLockClient;
+import io.distlock.store.ReactiveLockClient;
 import io.distlock.engine.LockSettings;
 import io.distlock.engine.ReactiveLockEngine;
 import io.distlock.lease.LeaseRenewer;

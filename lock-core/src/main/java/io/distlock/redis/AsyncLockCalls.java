@@ -30,8 +30,8 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.AsyncFencingLockCalls;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.AsyncFencingLockCalls;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 
 /**
  * Watches how far the fencing tokens a Redis hands out run ahead of its clock, the

@@ -19,7 +19,7 @@ package io.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 
 import org.springframework.util.Assert;
 

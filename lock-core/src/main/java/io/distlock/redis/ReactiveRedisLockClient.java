@@ -27,8 +27,8 @@ import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.ReactiveLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.ReactiveLockClient;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;

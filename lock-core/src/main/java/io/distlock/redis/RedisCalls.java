@@ -24,8 +24,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockHolder;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockHolder;
 
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;

@@ -22,10 +22,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.HandoverLockClient.Declined;
-import io.distlock.core.HandoverLockClient.HandedOver;
-import io.distlock.core.HandoverLockClient.Handover;
-import io.distlock.core.HandoverLockClient.NotHeld;
+import io.distlock.store.HandoverLockClient.Declined;
+import io.distlock.store.HandoverLockClient.HandedOver;
+import io.distlock.store.HandoverLockClient.Handover;
+import io.distlock.store.HandoverLockClient.NotHeld;
 
 /**
  * The calls of a {@link RedisLockClient} on a lock that was taken: release, renewal, the

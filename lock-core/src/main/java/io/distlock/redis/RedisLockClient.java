@@ -21,16 +21,16 @@ import java.util.List;
 import java.util.Optional;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.AsyncFencingLockCalls;
-import io.distlock.core.FairLockClient;
-import io.distlock.core.HandoverLockClient;
-import io.distlock.core.InspectableLockClient;
-import io.distlock.core.LockState;
-import io.distlock.core.PermitLockClient;
-import io.distlock.core.RaisableFencingLockClient;
-import io.distlock.core.ReadWriteLockClient;
-import io.distlock.core.Renewal;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.AsyncFencingLockCalls;
+import io.distlock.store.FairLockClient;
+import io.distlock.store.HandoverLockClient;
+import io.distlock.store.InspectableLockClient;
+import io.distlock.store.LockState;
+import io.distlock.store.PermitLockClient;
+import io.distlock.store.RaisableFencingLockClient;
+import io.distlock.store.ReadWriteLockClient;
+import io.distlock.store.Renewal;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -38,7 +38,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
 
 /**
- * The {@link io.distlock.core.LockClient LockClient} on one Redis master, or on Redis
+ * The {@link io.distlock.store.LockClient LockClient} on one Redis master, or on Redis
  * Cluster: each operation is one Lua script, run atomically in one round trip.
  *
  * <p>

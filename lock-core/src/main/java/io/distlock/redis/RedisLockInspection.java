@@ -23,8 +23,8 @@ import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.LockHolder;
-import io.distlock.core.LockState;
+import io.distlock.store.LockHolder;
+import io.distlock.store.LockState;
 
 /**
  * Reads the state of a lock of {@link RedisLockClient} for an operator, in one script

@@ -25,7 +25,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.Renewal;
+import io.distlock.store.Renewal;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.util.Assert;

@@ -23,7 +23,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;

@@ -22,8 +22,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockHolder;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockHolder;
 
 /**
  * What the nodes answered to one Redlock acquire: which took the lock, with which fencing

@@ -30,8 +30,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.AsyncFencingLockCalls;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.AsyncFencingLockCalls;
 
 /**
  * One Redlock acquisition over nodes with {@link AsyncFencingLockCalls}: every node's

@@ -25,7 +25,7 @@ import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.LockState;
+import io.distlock.store.LockState;
 
 /**
  * The state of a Redlock lock, merged from the states its nodes reported: held when a

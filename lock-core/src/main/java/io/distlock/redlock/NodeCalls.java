@@ -38,7 +38,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.RaisableFencingLockClient;
+import io.distlock.store.RaisableFencingLockClient;
 
 /**
  * The blocking calls of a {@link RedlockClient} to its nodes: each node has a small pool

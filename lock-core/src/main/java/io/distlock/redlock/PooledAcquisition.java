@@ -21,7 +21,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 
 /**
  * The Redlock acquisitions over nodes without non-blocking calls: every node's acquire

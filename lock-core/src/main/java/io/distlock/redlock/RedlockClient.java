@@ -28,13 +28,13 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.AsyncFencingLockCalls;
-import io.distlock.core.InspectableLockClient;
-import io.distlock.core.LockClient;
-import io.distlock.core.LockState;
-import io.distlock.core.Renewal;
-import io.distlock.core.RaisableFencingLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.AsyncFencingLockCalls;
+import io.distlock.store.InspectableLockClient;
+import io.distlock.store.LockClient;
+import io.distlock.store.LockState;
+import io.distlock.store.Renewal;
+import io.distlock.store.RaisableFencingLockClient;
 
 import org.springframework.util.Assert;
 

@@ -6,7 +6,7 @@
 --          permit's member), or anything else
 --   Runs no Redis command.
 --   Returns what follows the token's first U+001F: the holder's description
---   (instance, thread, lock name, time; io.distlock.core.LockHolder), or false when the
+--   (instance, thread, lock name, time; io.distlock.store.LockHolder), or false when the
 --   token carries none or owner is no string.
 --
 -- Never returns the part before the separator, the owner's secret: whoever knows it can

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.distlock.LockListener;
 import io.distlock.LockEvent;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -28,10 +28,10 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 
-import io.distlock.annotation.LockMode;
-import io.distlock.core.LockClient;
-import io.distlock.core.PermitLockClient;
-import io.distlock.core.ReadWriteLockClient;
+import io.distlock.LockMode;
+import io.distlock.store.LockClient;
+import io.distlock.store.PermitLockClient;
+import io.distlock.store.ReadWriteLockClient;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

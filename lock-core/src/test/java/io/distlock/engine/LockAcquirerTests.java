@@ -29,9 +29,9 @@ import io.distlock.LockBackendException;
 
 import org.junit.jupiter.api.Test;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.FairLockClient;
-import io.distlock.core.LockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.FairLockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -19,8 +19,8 @@ package io.distlock.integration;
 import java.time.Duration;
 
 import io.distlock.LockTemplate;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

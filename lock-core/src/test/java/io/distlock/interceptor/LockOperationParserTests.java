@@ -25,7 +25,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.annotation.LockFailurePolicy;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -23,7 +23,7 @@ import java.util.List;
 import io.distlock.LockRequest;
 import io.distlock.MultiLockRequest;
 import io.distlock.annotation.LockFailurePolicy;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 import org.junit.jupiter.api.Test;
 

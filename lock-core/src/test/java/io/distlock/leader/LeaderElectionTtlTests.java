@@ -18,8 +18,8 @@ package io.distlock.leader;
 
 import java.time.Duration;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.Test;
 

@@ -16,9 +16,9 @@
 
 package io.distlock.lease;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
-import io.distlock.core.Renewal;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
+import io.distlock.store.Renewal;
 
 import java.time.Clock;
 import java.time.Duration;

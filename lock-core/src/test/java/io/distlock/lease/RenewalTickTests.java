@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.distlock.core.Renewal;
+import io.distlock.store.Renewal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

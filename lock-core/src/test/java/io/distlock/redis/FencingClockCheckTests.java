@@ -20,7 +20,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

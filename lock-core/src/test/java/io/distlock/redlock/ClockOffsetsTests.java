@@ -23,7 +23,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.faults.proxy.TcpProxy;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServer;

@@ -24,9 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockState;
-import io.distlock.core.Renewal;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockState;
+import io.distlock.store.Renewal;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;

@@ -34,7 +34,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.MultiLockHandle;
 import io.distlock.MultiLockRequest;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisServer;

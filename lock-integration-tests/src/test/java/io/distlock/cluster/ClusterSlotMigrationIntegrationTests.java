@@ -19,8 +19,8 @@ package io.distlock.cluster;
 import java.time.Duration;
 import java.util.List;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.Renewal;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.Renewal;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;

@@ -27,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.test.CriticalSections;
 import io.distlock.test.RedisCluster;

@@ -20,7 +20,7 @@ import java.time.Duration;
 import io.distlock.LockTemplate;
 import io.distlock.engine.LockSettings;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.interceptor.AnnotationLockOperationSource;
 import io.distlock.interceptor.LockAdvisor;

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.distlock.LockContext;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;
 import io.distlock.test.CriticalSections;

@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.RespConnection;
 import io.distlock.test.RedisConnections;

@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.Renewal;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.Renewal;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;

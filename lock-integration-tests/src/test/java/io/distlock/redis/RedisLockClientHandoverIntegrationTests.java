@@ -23,8 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.HandoverLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.HandoverLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 

@@ -20,9 +20,9 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.InspectableLockClient;
-import io.distlock.core.LockState;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.InspectableLockClient;
+import io.distlock.store.LockState;
 import io.distlock.test.InspectableLockClientContractTests;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;

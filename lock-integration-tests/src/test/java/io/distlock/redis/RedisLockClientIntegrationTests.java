@@ -27,10 +27,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.FairLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.FairLockClient;
 import io.distlock.test.FairLockClientContractTests;
-import io.distlock.core.Renewal;
+import io.distlock.store.Renewal;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.RespConnection;

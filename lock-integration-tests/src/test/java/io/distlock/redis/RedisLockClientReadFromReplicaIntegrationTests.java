@@ -18,7 +18,7 @@ package io.distlock.redis;
 
 import java.time.Duration;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
 import io.lettuce.core.ReadFrom;

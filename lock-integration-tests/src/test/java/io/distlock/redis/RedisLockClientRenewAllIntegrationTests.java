@@ -24,8 +24,8 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.Renewal;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.Renewal;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;

@@ -18,7 +18,7 @@ package io.distlock.redis;
 
 import java.time.Duration;
 
-import io.distlock.core.FairLockClient;
+import io.distlock.store.FairLockClient;
 import io.distlock.test.FairLockClientContractTests;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;

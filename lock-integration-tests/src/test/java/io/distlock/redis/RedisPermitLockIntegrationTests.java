@@ -28,9 +28,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.PermitLockClient;
-import io.distlock.core.Renewal;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.PermitLockClient;
+import io.distlock.store.Renewal;
 import io.distlock.test.PermitLockClientContractTests;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;

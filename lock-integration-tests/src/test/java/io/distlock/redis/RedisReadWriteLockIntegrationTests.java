@@ -24,9 +24,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.ReadWriteLockClient;
-import io.distlock.core.Renewal;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.ReadWriteLockClient;
+import io.distlock.store.Renewal;
 import io.distlock.test.ReadWriteLockClientContractTests;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;

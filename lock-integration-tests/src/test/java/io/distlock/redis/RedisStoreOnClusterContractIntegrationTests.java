@@ -16,7 +16,7 @@
 
 package io.distlock.redis;
 
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.test.LockStoreContractTests;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisConnections;

@@ -20,10 +20,10 @@ import java.time.Duration;
 import java.util.List;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.InspectableLockClient;
-import io.distlock.core.LockState;
-import io.distlock.core.RaisableFencingLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.InspectableLockClient;
+import io.distlock.store.LockState;
+import io.distlock.store.RaisableFencingLockClient;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.InspectableLockClientContractTests;
 import io.distlock.test.RedisServerExtension;

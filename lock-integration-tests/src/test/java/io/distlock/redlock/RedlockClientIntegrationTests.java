@@ -18,7 +18,7 @@ package io.distlock.redlock;
 
 import java.time.Duration;
 
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.test.LockClientContractTests;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -92,7 +92,7 @@ class RedlockClientIntegrationTests extends LockClientContractTests {
 			redis.endpoint(i).command("SET", "lock:k", "someone else", "PX", "10000");
 		}
 		assertThat(this.client.tryAcquire("lock:k", owner(), Duration.ofSeconds(10)))
-			.isInstanceOf(io.distlock.core.AcquireResult.Busy.class);
+			.isInstanceOf(io.distlock.store.AcquireResult.Busy.class);
 		for (int i = 3; i < 5; i++) {
 			assertThat(redis.endpoint(i).command("EXISTS", "lock:k")).as("partial acquisition released").isEqualTo(0L);
 		}

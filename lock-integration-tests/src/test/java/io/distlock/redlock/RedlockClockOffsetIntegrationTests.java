@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.AsyncFencingLockCalls;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.AsyncFencingLockCalls;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;

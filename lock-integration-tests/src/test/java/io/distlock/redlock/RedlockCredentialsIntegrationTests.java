@@ -18,7 +18,7 @@ package io.distlock.redlock;
 
 import java.time.Duration;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

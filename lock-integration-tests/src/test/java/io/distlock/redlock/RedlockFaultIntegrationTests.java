@@ -24,7 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockBackendException;
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;

@@ -31,7 +31,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.MultiLockRequest;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisEndpoint;

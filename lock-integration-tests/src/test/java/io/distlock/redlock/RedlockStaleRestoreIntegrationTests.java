@@ -21,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;

@@ -19,8 +19,8 @@ package io.distlock.redlock;
 import java.time.Duration;
 import java.util.Optional;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.AsyncFencingLockCalls;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.AsyncFencingLockCalls;
 import io.distlock.redis.RedisLockClient;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;

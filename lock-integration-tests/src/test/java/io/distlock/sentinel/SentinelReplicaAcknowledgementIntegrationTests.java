@@ -21,7 +21,7 @@ import java.util.UUID;
 
 import io.distlock.LockBackendException;
 import io.distlock.LockTemplate;
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisSentinelGroup;

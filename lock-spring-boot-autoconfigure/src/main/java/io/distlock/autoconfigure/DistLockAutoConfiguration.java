@@ -25,7 +25,7 @@ import io.distlock.engine.LockSettings;
 import io.distlock.LockListener;
 import io.distlock.LockTemplate;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationConvention;

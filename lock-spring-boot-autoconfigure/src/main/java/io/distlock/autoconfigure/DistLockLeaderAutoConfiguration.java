@@ -21,7 +21,7 @@ import io.micrometer.observation.ObservationRegistry;
 import io.distlock.LockRequest;
 import io.distlock.engine.LockSettings;
 import io.distlock.LockListener;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.leader.LeaderElection;
 import io.distlock.observation.DefaultLockObservationConvention;

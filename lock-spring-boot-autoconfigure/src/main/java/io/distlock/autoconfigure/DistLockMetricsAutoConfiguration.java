@@ -21,7 +21,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.distlock.LockTemplate;
 import io.distlock.engine.LockSettings;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.interceptor.LockOperationSource;
 import io.distlock.observation.LockObservationConvention;
 

@@ -24,7 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redlock.RedlockClient;
 

@@ -18,7 +18,7 @@ package io.distlock.autoconfigure;
 
 import java.util.List;
 
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redlock.RedlockClient;

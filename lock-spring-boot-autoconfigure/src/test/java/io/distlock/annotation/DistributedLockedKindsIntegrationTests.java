@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.PermitLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.PermitLockClient;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +40,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.distlock.LockMode;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;

@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -19,8 +19,8 @@ package io.distlock.autoconfigure;
 import java.time.Duration;
 import java.util.UUID;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -21,7 +21,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.interceptor.AnnotationLockOperationSource;
 import io.distlock.interceptor.InvalidLockOperationException;
 import org.junit.jupiter.api.Test;

@@ -27,10 +27,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.autoconfigure.DistLockMetricsAutoConfiguration;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.interceptor.UnsupportedLockOperationException;
 import io.distlock.interceptor.UnsupportedLockOperationException.Feature;
 import io.distlock.redis.RedisReleaseNotifier;

@@ -17,7 +17,7 @@
 package io.distlock.docs;
 
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 

@@ -20,8 +20,8 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.FairLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.FairLockClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -19,11 +19,11 @@ package io.distlock.test;
 import java.time.Duration;
 import java.util.UUID;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.InspectableLockClient;
-import io.distlock.core.LockState;
-import io.distlock.core.PermitLockClient;
-import io.distlock.core.ReadWriteLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.InspectableLockClient;
+import io.distlock.store.LockState;
+import io.distlock.store.PermitLockClient;
+import io.distlock.store.ReadWriteLockClient;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -21,9 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
-import io.distlock.core.Renewal;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
+import io.distlock.store.Renewal;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

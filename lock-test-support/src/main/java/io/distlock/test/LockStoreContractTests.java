@@ -16,11 +16,11 @@
 
 package io.distlock.test;
 
-import io.distlock.core.FairLockClient;
-import io.distlock.core.InspectableLockClient;
-import io.distlock.core.LockClient;
-import io.distlock.core.PermitLockClient;
-import io.distlock.core.ReadWriteLockClient;
+import io.distlock.store.FairLockClient;
+import io.distlock.store.InspectableLockClient;
+import io.distlock.store.LockClient;
+import io.distlock.store.PermitLockClient;
+import io.distlock.store.ReadWriteLockClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;

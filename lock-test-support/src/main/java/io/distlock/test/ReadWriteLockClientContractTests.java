@@ -28,11 +28,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.lease.Lease;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.core.ReadWriteLockClient;
-import io.distlock.core.Renewal;
+import io.distlock.store.ReadWriteLockClient;
+import io.distlock.store.Renewal;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -16,7 +16,7 @@
 
 package io.distlock.test;
 
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

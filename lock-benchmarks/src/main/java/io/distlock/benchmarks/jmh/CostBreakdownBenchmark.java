@@ -55,7 +55,7 @@ import io.distlock.benchmarks.BenchmarkRedis;
 import io.distlock.benchmarks.contenders.DistlockApplication;
 import io.distlock.benchmarks.contenders.LockContender;
 import io.distlock.benchmarks.contenders.RedisAddress;
-import io.distlock.core.AcquireResult;
+import io.distlock.store.AcquireResult;
 import io.distlock.redis.RedisLockClient;
 
 import org.springframework.core.io.ClassPathResource;

@@ -41,7 +41,7 @@ import io.distlock.benchmarks.BenchmarkRedis;
 import io.distlock.benchmarks.Scenario;
 import io.distlock.benchmarks.contenders.LockContender;
 import io.distlock.benchmarks.contenders.RedisAddress;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;

@@ -29,7 +29,7 @@ import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.MultiLockHandle;
 import io.distlock.MultiLockRequest;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.faults.client.StorageClient.Result;
 import org.jspecify.annotations.Nullable;
 

@@ -22,8 +22,8 @@ import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.LockHolder;
-import io.distlock.core.LockState;
+import io.distlock.store.LockHolder;
+import io.distlock.store.LockState;
 
 /**
  * One holding of a lock as {@code GET /actuator/locks/{key}} shows it, on any instance:

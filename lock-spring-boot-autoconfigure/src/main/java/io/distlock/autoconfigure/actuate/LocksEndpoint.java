@@ -29,8 +29,8 @@ import org.jspecify.annotations.Nullable;
 import io.distlock.HeldLock;
 import io.distlock.WaitedOnLock;
 import io.distlock.LockTemplate;
-import io.distlock.annotation.LockMode;
-import io.distlock.core.LockState;
+import io.distlock.LockMode;
+import io.distlock.store.LockState;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.SanitizableData;

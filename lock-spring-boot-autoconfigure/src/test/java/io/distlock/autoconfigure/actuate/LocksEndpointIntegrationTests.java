@@ -25,7 +25,7 @@ import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.autoconfigure.DistLockReactiveAutoConfiguration;
-import io.distlock.annotation.LockMode;
+import io.distlock.LockMode;
 import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;

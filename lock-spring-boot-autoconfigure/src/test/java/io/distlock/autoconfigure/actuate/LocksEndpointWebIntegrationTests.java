@@ -33,7 +33,7 @@ import com.jayway.jsonpath.JsonPath;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.test.RedisServerExtension;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;

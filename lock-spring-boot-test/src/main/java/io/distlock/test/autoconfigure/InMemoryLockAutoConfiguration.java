@@ -22,7 +22,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 import io.distlock.test.memory.InMemoryLockClient;
 

@@ -28,15 +28,15 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockHolder;
-import io.distlock.core.FairLockClient;
-import io.distlock.core.InspectableLockClient;
-import io.distlock.core.LockClient;
-import io.distlock.core.LockState;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockHolder;
+import io.distlock.store.FairLockClient;
+import io.distlock.store.InspectableLockClient;
+import io.distlock.store.LockClient;
+import io.distlock.store.LockState;
 import io.distlock.waiting.LockWaiter;
-import io.distlock.core.PermitLockClient;
-import io.distlock.core.ReadWriteLockClient;
+import io.distlock.store.PermitLockClient;
+import io.distlock.store.ReadWriteLockClient;
 import io.distlock.test.memory.KeyState.Lease;
 
 import org.springframework.util.Assert;

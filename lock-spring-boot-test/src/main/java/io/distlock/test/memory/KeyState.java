@@ -30,8 +30,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.core.LockHolder;
-import io.distlock.core.LockState;
+import io.distlock.store.LockHolder;
+import io.distlock.store.LockState;
 
 /**
  * Everything the in-memory store keeps for one key: the exclusive lock, read holds, the

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.memory.InMemoryLockClient;
 

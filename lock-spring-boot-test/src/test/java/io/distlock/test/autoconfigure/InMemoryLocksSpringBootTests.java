@@ -31,7 +31,7 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.test.assertion.LockAssert;
 import io.distlock.test.memory.InMemoryLockClient;
 

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServer;

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
 
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockHolder;
-import io.distlock.core.LockState;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockHolder;
+import io.distlock.store.LockState;
 import io.distlock.waiting.LockWaiter;
 
 import static org.assertj.core.api.Assertions.assertThat;

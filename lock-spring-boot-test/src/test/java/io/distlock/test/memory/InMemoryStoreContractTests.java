@@ -16,7 +16,7 @@
 
 package io.distlock.test.memory;
 
-import io.distlock.core.LockClient;
+import io.distlock.store.LockClient;
 import io.distlock.test.LockStoreContractTests;
 
 /**

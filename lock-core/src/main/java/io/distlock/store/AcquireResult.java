@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
+package io.distlock.store;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.distlock.annotation;
+package io.distlock;
 
 /**
  * How a lock is held: alone, or shared with other readers.
@@ -25,7 +25,7 @@ package io.distlock.annotation;
  * exclude its exclusive and write holders; a writer that waits keeps new readers out, so
  * that a stream of readers cannot starve it.
  *
- * @see DistributedLocked#mode()
+ * @see io.distlock.annotation.DistributedLocked#mode()
  * @see io.distlock.LockRequest#withMode(LockMode)
  */
 public enum LockMode {

@@ -14,13 +14,17 @@
  * limitations under the License.
  */
 
-/**
- * The store SPI: {@link io.distlock.core.LockClient}, which a lock store implements, its
- * capability interfaces (fair mode, read/write locks, permits, hand-over, inspection,
- * raisable fencing counters) and {@link io.distlock.core.ReactiveLockClient}, with the
- * values they answer. It imports no other distlock package.
- */
-@NullMarked
-package io.distlock.core;
+package io.distlock.store;
 
-import org.jspecify.annotations.NullMarked;
+import java.time.Duration;
+
+/**
+ * One lease to extend, as handed to {@link LockClient#renewAll(java.util.List)}.
+ *
+ * @param key the resource name
+ * @param ownerToken the token of the acquisition to renew
+ * @param ttl the new lease time, from now
+ */
+public record Renewal(String key, String ownerToken, Duration ttl) {
+
+}

@@ -14,17 +14,13 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
-
-import java.time.Duration;
-
 /**
- * One lease to extend, as handed to {@link LockClient#renewAll(java.util.List)}.
- *
- * @param key the resource name
- * @param ownerToken the token of the acquisition to renew
- * @param ttl the new lease time, from now
+ * The store SPI: {@link io.distlock.store.LockClient}, which a lock store implements, its
+ * capability interfaces (fair mode, read/write locks, permits, hand-over, inspection,
+ * raisable fencing counters) and {@link io.distlock.store.ReactiveLockClient}, with the
+ * values they answer. It imports no other distlock package.
  */
-public record Renewal(String key, String ownerToken, Duration ttl) {
+@NullMarked
+package io.distlock.store;
 
-}
+import org.jspecify.annotations.NullMarked;

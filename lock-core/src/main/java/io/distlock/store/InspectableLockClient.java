@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
+package io.distlock.store;
 
 /**
  * A {@link LockClient} that can also tell an operator about a lock and remove it whoever

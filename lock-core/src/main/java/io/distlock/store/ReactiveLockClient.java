@@ -14,14 +14,14 @@
  * limitations under the License.
  */
 
-package io.distlock.core;
+package io.distlock.store;
 
 import java.time.Duration;
 
 import reactor.core.publisher.Mono;
 
-import io.distlock.core.AcquireResult;
-import io.distlock.core.LockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
 
 /**
  * The non-blocking SPI of one lock store, for
