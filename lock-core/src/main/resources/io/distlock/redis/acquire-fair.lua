@@ -4,39 +4,21 @@
 -- KEYS[1]  the lock key; holds the owner token while the lock is held
 -- KEYS[2]  the fencing counter
 -- KEYS[3]  the queue: a list of the waiters' owner tokens, first come first
--- KEYS[4]  the queue timeouts: a sorted set of the same tokens, scored by the Redis time
---          in milliseconds at which each waiter's place expires
+-- KEYS[4]  the queue timeouts: the same tokens, scored by place expiry (Redis ms)
 -- KEYS[5]  the read holds, as in acquire.lua
 -- KEYS[6]  the writer-waiting marker, as in acquire.lua
--- KEYS[7]  the waiters announcement, as in acquire.lua: set while a caller keeps a place
---          in the queue, so that releases are published; renewed by the waiter that
---          takes the lock while others still queue behind it
+-- KEYS[7]  the waiters announcement, as in acquire.lua; set while anyone keeps a place
 -- ARGV[1]  the owner token of this acquisition
 -- ARGV[2]  the lease time in milliseconds
 -- ARGV[3]  how long the fencing counter is kept after its last use, in milliseconds
--- ARGV[4]  how long this caller's place is kept without another call, in milliseconds;
---          0 to try once without joining the queue
+-- ARGV[4]  how long this caller's place is kept without another call, in ms; 0: try once
 -- ARGV[5]  the release channel, to wake the waiter that became first when the lock is free
--- ARGV[6]  PUBLISH, or SPUBLISH for sharded channels (Redis Cluster): see publish.lua
--- ARGV[7]  how long the writer-waiting marker lives without another attempt, in
---          milliseconds
+-- ARGV[6]  PUBLISH, or SPUBLISH for sharded channels (publish.lua)
+-- ARGV[7]  how long the writer-waiting marker lives without another attempt, in ms
 --
--- Returns {1, fencing token, clock} when the lock was taken (fencing tokens from
--- fencing.lua, as in acquire.lua), or {0, milliseconds, 0, holder}: while the lock is
--- held, the holder's remaining lease (-1 when the key has no expiry) and description
--- (holder.lua; nil when it has none); while readers hold the key, {0, milliseconds, 1,
--- holder} as in acquire.lua; while it is free for an earlier waiter, how long that
--- waiter's place is kept, and no holder.
---
--- Uses server_time (time.lua), publish (publish.lua), fencing_token (fencing.lua) and
--- holder_of (holder.lua), which LockScripts puts in front of this script.
---
--- The caller keeps its place for the given time (ARGV[4]); a waiter that stops calling,
--- because it crashed or gave up without leaving, is dropped once its place expires, so
--- it cannot block the queue for ever.
---
--- A fair lock is a write lock: it waits for readers, and its waiting keeps new readers
--- out, as in acquire.lua.
+-- Returns {1, fencing token, clock} when taken; {0, lease, 0, holder} while held and {0,
+-- wait, 1, holder} while readers hold the key, as acquire.lua does; {0, ms} while it is
+-- free for an earlier waiter: how long that waiter's place is kept (-1: it has none).
 local now, micros = server_time()
 local expired = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
 for _, waiter in ipairs(expired) do
@@ -92,8 +74,7 @@ if not free then
   return {0, redis.call('PTTL', KEYS[1]), 0, holder_of(redis.pcall('GET', KEYS[1]))}
 end
 -- Free, but an earlier waiter's turn; it missed the release if dropping waiters made it
--- first just now. A wake-up that cannot be published does not fail the acquisition
--- (publish.lua); the waiter polls anyway.
+-- first just now.
 if #expired > 0 then
   publish(ARGV[6], ARGV[5], first)
 end

@@ -5,10 +5,6 @@
 --
 -- Returns 1 when held, 0 otherwise.
 --
--- A script rather than a GET so that it runs on the primary: a connection factory that
--- reads from replicas (spring.data.redis.lettuce.read-from) sends a GET to a replica,
--- which may lag behind.
---
 -- pcall: a key overwritten with another type is a lost lock, not an error.
 if redis.pcall('GET', KEYS[1]) == ARGV[1] then
   return 1

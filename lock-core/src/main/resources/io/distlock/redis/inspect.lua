@@ -2,33 +2,21 @@
 -- and how many fair waiters, read holds and permits it has. Changes nothing.
 --
 -- KEYS[1]  the lock key; holds the owner token while the lock is held
--- KEYS[2]  the fencing counter, in the same hash slot
--- KEYS[3]  the queue timeouts: a sorted set of the fair waiters' owner tokens, scored by
---          the Redis time in milliseconds at which each waiter's place expires
--- KEYS[4]  the read holds: a sorted set of the readers' owner tokens, scored by the Redis
---          time in milliseconds at which each read lease expires; in the same hash slot
--- KEYS[5]  the permits: a sorted set of the permit holders' owner tokens, scored the same
---          way by lease expiry; in the same hash slot
+-- KEYS[2]  the fencing counter
+-- KEYS[3]  the queue timeouts: the fair waiters' tokens, scored by place expiry (Redis ms)
+-- KEYS[4]  the read holds: the readers' owner tokens, scored by lease expiry (Redis ms)
+-- KEYS[5]  the permits: the holders' owner tokens, scored by lease expiry (Redis ms)
 -- ARGV[1]  how many read holds and how many permit holders to describe at most
 --
--- Returns {held, lease, token, waiters, holder, readers, permits, holdings}: held is 1
--- or 0 (the exclusive or write lock alone); lease the remaining lease in milliseconds
--- (-1 when the key has no expiry, -2 when not held); token the fencing counter as a
--- string, or nil when it is gone; waiters, readers and permits the number of places, read holds and
--- permit leases not expired yet (expired ones are only dropped by the next acquisition of
--- their kind); holder the first 16 hex digits of the SHA-1 of the holder's owner token,
--- or nil when not held or when the key holds no string. holdings lists who holds the
--- key, four values each: the kind ('exclusive', 'read' or 'permit'), the digest of the
--- owner token, the holder's description (holder.lua; nil when it has none) and the
--- remaining lease in milliseconds (-1: no expiry); the exclusive holder first, then at
--- most ARGV[1] read holds and ARGV[1] permit holders, those whose lease ends first.
+-- Returns {held, lease, token, waiters, holder, readers, permits, holdings}: held 1 or 0
+-- (the exclusive or write lock); lease in ms (-1: no expiry, -2: not held); token the
+-- counter as stored (nil when gone); waiters, readers and permits the live places, read
+-- holds and permits; holder the digest of the holder's owner token (nil when none); then
+-- holdings, four values per holder: kind ('exclusive', 'read' or 'permit'), digest,
+-- description (holder.lua) and remaining lease; the exclusive holder first, then the read
+-- holds and the permits whose lease ends first, at most ARGV[1] of each.
 --
--- Uses server_time (time.lua) and holder_of (holder.lua), which LockScripts puts in front
--- of this script.
---
--- A holder is named by a digest and its description, never by its owner token: whoever
--- knows the token can release or renew the lock, and inspection must not hand that power
--- out. The digest is taken of the part before the description, the owner's secret.
+-- A digest: the first 16 hex digits of the SHA-1 of the owner token's secret part.
 local function digest(owner)
   local at = string.find(owner, '\31', 1, true)
   return string.sub(redis.sha1hex(at and string.sub(owner, 1, at - 1) or owner), 1, 16)

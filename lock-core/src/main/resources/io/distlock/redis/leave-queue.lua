@@ -6,13 +6,10 @@
 -- KEYS[3]  the queue timeouts: a sorted set of the same tokens
 -- ARGV[1]  the owner token of the waiter leaving
 -- ARGV[2]  the release channel of the lock
--- ARGV[3]  PUBLISH, or SPUBLISH for sharded channels (Redis Cluster): see publish.lua
+-- ARGV[3]  PUBLISH, or SPUBLISH for sharded channels (publish.lua)
 --
 -- Returns 1 when the waiter was in the queue, 0 when it was not (never joined, already
 -- dropped, or it took the lock).
---
--- Uses publish (publish.lua), which LockScripts puts in front of this script. A wake-up
--- that cannot be published does not fail leaving the queue; the next waiter polls anyway.
 local wasFirst = redis.call('LINDEX', KEYS[2], 0) == ARGV[1]
 local removed = redis.call('LREM', KEYS[2], 1, ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])

@@ -1,13 +1,10 @@
 -- Tells whether the given owner holds one of a key's permits (its lease has not expired
 -- by the Redis clock). Changes nothing.
 --
--- KEYS[1]  the permits: a sorted set of owner tokens scored by lease expiry, as in
---          acquire-permit.lua
+-- KEYS[1]  the permits, as in acquire-permit.lua
 -- ARGV[1]  the owner token of the acquisition
 --
 -- Returns 1 when held, 0 otherwise.
---
--- Uses server_time (time.lua), which LockScripts puts in front of this script.
 --
 -- pcall: a key overwritten with another type is a lost permit, not an error.
 local score = redis.pcall('ZSCORE', KEYS[1], ARGV[1])

@@ -1,12 +1,9 @@
 -- Tells whether the given owner has a read hold of the key whose lease has not expired.
 --
--- KEYS[1]  the read holds: a sorted set of the readers' owner tokens, scored by the Redis
---          time in milliseconds at which each read lease expires
+-- KEYS[1]  the read holds: the readers' owner tokens, scored by lease expiry (Redis ms)
 -- ARGV[1]  the owner token of the read hold
 --
 -- Returns 1 when held, 0 when not.
---
--- Uses server_time (time.lua), which LockScripts puts in front of this script.
 --
 -- pcall: a key overwritten with another type holds no reader.
 local expiry = redis.pcall('ZSCORE', KEYS[1], ARGV[1])

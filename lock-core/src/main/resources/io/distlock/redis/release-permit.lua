@@ -1,20 +1,13 @@
 -- Gives back the permit of the given owner only if it still holds one (its lease has not
--- expired), and tells a waiter about it.
+-- expired), and publishes the resource name to wake a waiter.
 --
--- KEYS[1]  the permits: a sorted set of owner tokens scored by lease expiry, as in
---          acquire-permit.lua
+-- KEYS[1]  the permits, as in acquire-permit.lua
 -- ARGV[1]  the owner token of the acquisition to release
 -- ARGV[2]  the release channel of this lock
 -- ARGV[3]  the lock's resource name
--- ARGV[4]  PUBLISH, or SPUBLISH for sharded channels (Redis Cluster): see publish.lua
+-- ARGV[4]  PUBLISH, or SPUBLISH for sharded channels (publish.lua)
 --
 -- Returns 1 when released, 0 when this owner holds no permit (its lease expired).
---
--- Uses server_time (time.lua) and publish (publish.lua), which LockScripts puts in front
--- of this script.
---
--- Publishes the resource name on the release channel, which wakes one waiter of the lock
--- in each application: one free permit, at least one caller trying for it.
 local now = server_time()
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then

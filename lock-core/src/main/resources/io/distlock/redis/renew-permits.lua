@@ -1,22 +1,15 @@
 -- Extends the leases of a batch of permits in one call, each only if its owner still
 -- holds it (its lease has not expired).
 --
--- KEYS[1..N]      the permit sets (sorted sets of owner tokens scored by lease expiry, as
---                 in acquire-permit.lua); all in one hash slot on Redis Cluster
+-- KEYS[1..N]      the permit sets (as in acquire-permit.lua); one slot on Cluster
 -- ARGV[1..N]      the owner token of each permit's acquisition, in the order of the keys
--- ARGV[N+1..2N]   the new lease time of each permit in milliseconds, from now, in the
---                 same order
+-- ARGV[N+1..2N]   the new lease time of each in milliseconds, from now, in the same order
 --
--- Returns a list of N integers in the order of the keys: 1 when that lease was renewed,
--- 0 when that owner holds no permit there (it was lost).
---
--- Uses server_time (time.lua), which LockScripts puts in front of this script.
---
--- Never adds a member, so a renewal that arrives after the release cannot bring the
--- permit back.
+-- Returns N integers in the order of the keys: 1 when that lease was renewed, 0 when
+-- that owner holds no permit there (it was lost).
 --
 -- pcall: a key overwritten with another type, or one this user may not read, is a lost
--- permit, not an error that would fail the renewal of every other lease in the batch.
+-- permit, not an error that would fail the whole batch.
 local now = server_time()
 local n = #KEYS
 local renewed = {}

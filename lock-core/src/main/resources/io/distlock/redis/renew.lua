@@ -1,24 +1,12 @@
 -- Extends one lease only if the given owner still holds it: the lock (compare-and-pexpire)
 -- or, with ARGV[3] 'read', a read hold of it that has not expired.
 --
--- KEYS[1]  the lease: the lock key or, with ARGV[3] 'read', the read holds (a sorted set
---          of the readers' owner tokens, scored by the Redis time in milliseconds at
---          which each read lease expires)
+-- KEYS[1]  the lock key or, with ARGV[3] 'read', the read holds (as in acquire-read.lua)
 -- ARGV[1]  the owner token of the acquisition to renew
 -- ARGV[2]  the new lease time in milliseconds, from now
 -- ARGV[3]  'read' to renew a read hold; absent to renew the lock
 --
 -- Returns 1 when renewed, 0 when the lease is not held by this owner (it was lost).
---
--- Uses server_time (time.lua), which LockScripts puts in front of this script.
---
--- Never creates a key or a hold, so a renewal that arrives after the release or the
--- expiry cannot bring it back.
---
--- One key, the one that exists for the lease's kind: Redis Cluster refuses a script with
--- several keys while its slot migrates and one of them is missing (TRYAGAIN), whereas it
--- runs a script with one key on whichever node holds that key. The caller that does not
--- know the kind renews the lock first and the read hold only when that answered 0.
 --
 -- pcall: a key overwritten with another type is a lost lock, not an error.
 if ARGV[3] ~= 'read' then

@@ -3,17 +3,12 @@
 --
 -- server_time()
 --   Runs TIME, one Redis command.
---   Returns the server's clock in milliseconds (rounded down), then in microseconds, both
---   from that one reply: `local now = server_time()` keeps the milliseconds, and
---   `local now, micros = server_time()` gets both without a second TIME.
+--   Returns the server's clock in milliseconds (rounded down), then in microseconds, from
+--   that one reply: `local now, micros = server_time()` needs no second TIME.
 --
 -- server_micros()
 --   Runs TIME, one Redis command.
---   Returns the server's clock in microseconds, for a script that reads the clock only
---   for its fencing token (fencing.lua).
---
--- Leases and places are in milliseconds, as Redis expires keys (PX, PEXPIREAT, PTTL);
--- fencing tokens are in microseconds (fencing.lua).
+--   Returns the server's clock in microseconds, for a script that needs only a token.
 local function server_time()
   local time = redis.call('TIME')
   local seconds, micros = tonumber(time[1]), tonumber(time[2])
