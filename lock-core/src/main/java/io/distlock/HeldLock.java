@@ -21,8 +21,6 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.LockMode;
-
 /**
  * A snapshot of one lock this instance holds, as the {@code locks} endpoint shows it.
  *

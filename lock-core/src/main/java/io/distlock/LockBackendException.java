@@ -16,6 +16,8 @@
 
 package io.distlock;
 
+import java.util.Objects;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -70,7 +72,7 @@ public class LockBackendException extends DistributedLockException {
 			return storeFailure;
 		}
 		LockBackendException translated = new LockBackendException(key, storeFailure.getStoreKey(),
-				storeFailure.getMessage(), storeFailure.getCause());
+				Objects.requireNonNullElse(storeFailure.getMessage(), "Lock store failure"), storeFailure.getCause());
 		translated.setStackTrace(storeFailure.getStackTrace());
 		// Such as a failed release after a failed acquire attempt.
 		for (Throwable suppressed : storeFailure.getSuppressed()) {

@@ -16,12 +16,13 @@
 
 package io.distlock;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.engine.BoundLocks;
+import org.springframework.util.Assert;
 
 /**
  * The locks the current thread holds through {@code @DistributedLocked} methods,
@@ -44,11 +45,74 @@ import io.distlock.engine.BoundLocks;
  * on a template of another store or prefix takes its own lock, which is then the
  * {@link #current() innermost} one. Handles from
  * {@link LockTemplate#tryAcquire(LockRequest) tryAcquire} are not bound, since their
- * owner decides where they are used and closed.
+ * owner decides where they are used and closed; code that holds such a handle for a
+ * stretch of work on one thread, as the ShedLock and Spring Integration adapters do,
+ * binds it with {@link #open(LockHandle)} for that stretch.
  */
-public final class LockContext {
+public final class LockContext implements AutoCloseable {
 
-	private LockContext() {
+	// The bound handles of each thread, innermost last; no list is left on a thread that
+	// holds none, so that pooled threads keep nothing.
+	private static final ThreadLocal<List<LockHandle>> bound = new ThreadLocal<>();
+
+	private final LockHandle handle;
+
+	private boolean closed;
+
+	private LockContext(LockHandle handle) {
+		this.handle = handle;
+	}
+
+	/**
+	 * Bind the given held lock to the current thread until the returned scope is closed:
+	 * it is then the {@link #current() innermost} lock, and a nested
+	 * {@code LockTemplate.execute} or {@code @DistributedLocked} call for the same lock
+	 * re-enters it. Close the scope on the same thread, before or after the release of
+	 * the lock:
+	 *
+	 * <pre class="code">
+	 * try (LockContext scope = LockContext.open(handle)) {
+	 *     ...
+	 * }
+	 * </pre>
+	 * @param handle the held lock
+	 * @return the scope, which unbinds the lock when closed
+	 */
+	public static LockContext open(LockHandle handle) {
+		Assert.notNull(handle, "'handle' must not be null");
+		List<LockHandle> handles = bound.get();
+		if (handles == null) {
+			handles = new ArrayList<>(2);
+			bound.set(handles);
+		}
+		handles.add(handle);
+		return new LockContext(handle);
+	}
+
+	/**
+	 * Unbind the lock of this scope from the current thread, wherever it is among the
+	 * thread's bound locks; nothing happens if it is not bound to this thread, or if the
+	 * scope was closed already. The lock itself is not released.
+	 */
+	@Override
+	public void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		List<LockHandle> handles = bound.get();
+		if (handles == null) {
+			return;
+		}
+		for (int i = handles.size() - 1; i >= 0; i--) {
+			if (handles.get(i) == this.handle) {
+				handles.remove(i);
+				break;
+			}
+		}
+		if (handles.isEmpty()) {
+			bound.remove();
+		}
 	}
 
 	/**
@@ -56,8 +120,8 @@ public final class LockContext {
 	 * @return the innermost lock, or empty outside any locked method
 	 */
 	public static Optional<LockHandle> current() {
-		List<LockHandle> handles = BoundLocks.held();
-		return handles.isEmpty() ? Optional.empty() : Optional.of(handles.get(handles.size() - 1));
+		List<LockHandle> handles = bound.get();
+		return (handles != null) ? Optional.of(handles.get(handles.size() - 1)) : Optional.empty();
 	}
 
 	/**
@@ -83,7 +147,8 @@ public final class LockContext {
 	 * @return a snapshot of the held locks, empty outside any locked method
 	 */
 	public static List<LockHandle> held() {
-		return BoundLocks.held();
+		List<LockHandle> handles = bound.get();
+		return (handles != null) ? List.copyOf(handles) : List.of();
 	}
 
 	/**
@@ -96,7 +161,10 @@ public final class LockContext {
 	 * @return the handle, or {@code null} if the thread holds no lock of that key
 	 */
 	public static @Nullable LockHandle find(String key) {
-		List<LockHandle> handles = BoundLocks.held();
+		List<LockHandle> handles = bound.get();
+		if (handles == null) {
+			return null;
+		}
 		for (int i = handles.size() - 1; i >= 0; i--) {
 			if (handles.get(i).key().equals(key)) {
 				return handles.get(i);

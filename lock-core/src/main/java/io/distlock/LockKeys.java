@@ -19,19 +19,31 @@ package io.distlock;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Validates lock keys. Any non-blank string up to {@link LockRequest#MAX_KEY_BYTES}
- * without control characters is a valid key: unicode, spaces, braces, colons and glob
- * characters included, since every key is passed to Redis as a script argument and never
+ * The rule for lock keys. Any non-blank string up to {@link #MAX_KEY_BYTES} without
+ * control characters is a valid key: unicode, spaces, braces, colons and glob characters
+ * included, since every key is passed to Redis as a script argument and never
  * interpreted. Control characters are reserved: the Redis store separates the parts of
  * the names it derives from a key with one, which keeps those names from colliding with
  * any lock key.
  */
-final class LockKeys {
+public final class LockKeys {
+
+	/**
+	 * The longest key, in bytes of UTF-8: a Redis key can be much longer, but a lock key
+	 * travels in every call that takes, renews or releases the lock.
+	 */
+	public static final int MAX_KEY_BYTES = 1024;
 
 	private LockKeys() {
 	}
 
-	static void validate(String key) {
+	/**
+	 * Check that the given string is a valid lock key.
+	 * @param key the key, without the key prefix
+	 * @throws IllegalArgumentException if the key is null, blank, longer than
+	 * {@link #MAX_KEY_BYTES} or holds a control character, with a message that says which
+	 */
+	public static void validate(String key) {
 		if (key == null) {
 			throw new IllegalArgumentException("'key' must not be null");
 		}
@@ -39,11 +51,10 @@ final class LockKeys {
 			throw new IllegalArgumentException("'key' must not be blank");
 		}
 		// Checked on the character count first, so an absurdly long key is not encoded.
-		if (key.length() > LockRequest.MAX_KEY_BYTES
-				|| key.getBytes(StandardCharsets.UTF_8).length > LockRequest.MAX_KEY_BYTES) {
-			throw new IllegalArgumentException("'key' must be at most " + LockRequest.MAX_KEY_BYTES
-					+ " bytes in UTF-8 but was " + key.getBytes(StandardCharsets.UTF_8).length + " bytes (starting '"
-					+ key.substring(0, 32) + "...')");
+		if (key.length() > MAX_KEY_BYTES || key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
+			throw new IllegalArgumentException("'key' must be at most " + MAX_KEY_BYTES + " bytes in UTF-8 but was "
+					+ key.getBytes(StandardCharsets.UTF_8).length + " bytes (starting '" + key.substring(0, 32)
+					+ "...')");
 		}
 		requireNoControlCharacter("key", key);
 	}

@@ -18,7 +18,6 @@ package io.distlock;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -26,18 +25,13 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.LockMode;
 import io.distlock.store.FairLockClient;
-import io.distlock.store.InspectableLockClient;
-import io.distlock.store.LockClient;
-import io.distlock.store.LockState;
-import io.distlock.store.PermitLockClient;
-import io.distlock.store.ReadWriteLockClient;
 
 /**
  * The operations of {@link LockTemplate}: take a distributed lock, run code under it,
  * release it. An interface, as Spring's {@code JdbcOperations} is of
- * {@code JdbcTemplate}, so that code under test can be given another implementation.
+ * {@code JdbcTemplate}, so that code under test can be given another implementation; what
+ * operators ask of the locks is {@link LockAdministration}.
  *
  * <p>
  * Keys are given without the key prefix, which the template adds. Every acquisition gets
@@ -59,7 +53,6 @@ import io.distlock.store.ReadWriteLockClient;
  * The {@code executeAsync} methods hold the policy for asynchronous work, which
  * {@code @DistributedLocked} methods returning a {@link CompletionStage} share: the lock
  * is released when the work's stage completes, not when the code that started it returns.
- *
  * <p>
  * Errors: every method throws a {@link LockBackendException} when the store cannot be
  * reached (within its command timeout), an {@link IllegalArgumentException} for an
@@ -69,57 +62,6 @@ import io.distlock.store.ReadWriteLockClient;
  * @see LockTemplate
  */
 public interface LockOperations {
-
-	/**
-	 * Return a read-only view of the counts of what happened to this template's locks.
-	 * @return the statistics
-	 */
-	LockStatistics getStatistics();
-
-	/**
-	 * Return the locks held now through every front door of this template's settings
-	 * (this template, a reactive template and leader election on them), taken by any
-	 * thread and not yet released, for the {@code locks} endpoint and for shutdown.
-	 * @return a snapshot of the held locks, oldest first
-	 */
-	List<HeldLock> getHeldLocks();
-
-	/**
-	 * Return the callers of every front door of this template's settings that wait for a
-	 * lock now: from the first attempt of an acquisition with a wait time until it
-	 * returns, for the {@code locks} endpoint. How much callers waited for each lock name
-	 * is in {@code getSettings().getWaitingLocks()}.
-	 * @return a snapshot of the waiting callers, longest waiting first
-	 */
-	List<WaitingLock> getWaitingLocks();
-
-	/**
-	 * Release every lock held now through the front doors of this template's settings,
-	 * owner-checked, as on shutdown: the code still running under one of them is no
-	 * longer protected by it, and is told so first: the {@link LockHandle#whenLost()} of
-	 * each lock completes before its release, and a WARN names it. A release that fails
-	 * is logged; that lock then expires after its ttl, since it is no longer renewed.
-	 * @return how many locks were released
-	 */
-	int releaseHeldLocks();
-
-	/**
-	 * Tell whether the store takes locks in arrival order, as fair requests need.
-	 * @return whether the store is a {@link FairLockClient}
-	 */
-	boolean supportsFairLocks();
-
-	/**
-	 * Tell whether the store holds keys for reading, as {@link LockMode#READ} needs.
-	 * @return whether the store is a {@link ReadWriteLockClient}
-	 */
-	boolean supportsReadLocks();
-
-	/**
-	 * Tell whether the store hands out a key as permits, as permits above 1 need.
-	 * @return whether the store is a {@link PermitLockClient}
-	 */
-	boolean supportsPermits();
 
 	/**
 	 * Acquire a lock whose lease is renewed while held, waiting up to the given time.
@@ -301,38 +243,13 @@ public interface LockOperations {
 
 	/**
 	 * Return the lock on the given key that the current thread holds through an enclosing
-	 * call of this template, or of another on the same {@link LockClient} instance and
-	 * key prefix: the lock that a nested call for the key re-enters
-	 * ({@link LockContext#find} finds those of other stores too).
+	 * call of this template, or of another on the same
+	 * {@link io.distlock.store.LockClient} instance and key prefix: the lock that a
+	 * nested call for the key re-enters ({@link LockContext#find} finds those of other
+	 * stores too).
 	 * @param key the lock key, without the key prefix
 	 * @return the bound lock, or {@code null} if a call for the key would take the lock
 	 */
 	@Nullable LockHandle findBoundLock(String key);
-
-	/**
-	 * Ask the lock store what it knows of the lock of the given key right now: whether it
-	 * is held, for how much longer, the last fencing token handed out and how many fair
-	 * waiters queue for it. The holder's owner token is never part of the answer.
-	 * @param key the lock key, without the key prefix
-	 * @return the lock's state
-	 * @throws IllegalArgumentException if the key is invalid
-	 * @throws UnsupportedOperationException if the store is no
-	 * {@link InspectableLockClient}
-	 */
-	LockState inspect(String key);
-
-	/**
-	 * Remove the lock of the given key whoever holds it, and wake its waiters; the next
-	 * holder gets a greater fencing token, as always. This breaks mutual exclusion on
-	 * purpose: the removed holder may still be working. A holder of this template has its
-	 * {@link LockHandle#whenLost()} completed at once, before the removal; a holder
-	 * elsewhere learns of the loss when it next renews or releases the lock.
-	 * @param key the lock key, without the key prefix
-	 * @return {@code true} if a lock was removed, {@code false} if the key was not held
-	 * @throws IllegalArgumentException if the key is invalid
-	 * @throws UnsupportedOperationException if the store is no
-	 * {@link InspectableLockClient}
-	 */
-	boolean forceRelease(String key);
 
 }

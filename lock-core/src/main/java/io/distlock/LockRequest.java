@@ -20,8 +20,6 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.LockMode;
-
 import org.springframework.util.Assert;
 
 /**
@@ -37,7 +35,7 @@ import org.springframework.util.Assert;
  * </pre>
  *
  * @param key the lock key, without the configured key prefix; any non-blank string of at
- * most {@value #MAX_KEY_BYTES} bytes in UTF-8 without control characters
+ * most {@value LockKeys#MAX_KEY_BYTES} bytes in UTF-8 without control characters
  * @param ttl the lease time: how long the lock outlives a holder that stops renewing it;
  * at least one millisecond and at most {@link #MAX_TTL}
  * @param waitTime how long to wait for a busy lock; zero means try once, and any length
@@ -70,11 +68,6 @@ public record LockRequest(String key, Duration ttl, Duration waitTime, boolean a
 	 * The longest name accepted, in characters.
 	 */
 	public static final int MAX_NAME_LENGTH = 100;
-
-	/**
-	 * The longest key accepted, in bytes of its UTF-8 form.
-	 */
-	public static final int MAX_KEY_BYTES = 1024;
 
 	/**
 	 * The longest lease accepted: 365 days. Long enough for a fixed lease that keeps a

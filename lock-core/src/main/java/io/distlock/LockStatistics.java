@@ -16,19 +16,34 @@
 
 package io.distlock;
 
+import java.util.concurrent.atomic.LongAdder;
+
 /**
- * A read-only view of the counts of what happened to the locks of one
- * {@link LockTemplate}. Always on, since counting costs next to nothing; the metrics
- * support exposes these counts.
+ * A read-only view of the counts of what happened to the locks of one lock engine, which
+ * counts them with the {@linkplain #counter() counter} as the first of its listeners.
+ * Always on, since counting costs next to nothing; the metrics support exposes these
+ * counts.
  *
- * @see LockTemplate#getStatistics()
+ * @see LockAdministration#getStatistics()
  */
 public final class LockStatistics {
 
-	private final LockCounters counters;
+	private final LongAdder acquired = new LongAdder();
 
-	LockStatistics(LockCounters counters) {
-		this.counters = counters;
+	private final LongAdder notAcquired = new LongAdder();
+
+	private final LongAdder released = new LongAdder();
+
+	private final LongAdder releaseMismatches = new LongAdder();
+
+	private final LongAdder lost = new LongAdder();
+
+	private final Counter counter = new Counter();
+
+	/**
+	 * Create statistics with every count at zero.
+	 */
+	public LockStatistics() {
 	}
 
 	/**
@@ -36,7 +51,7 @@ public final class LockStatistics {
 	 * @return the count of acquisitions
 	 */
 	public long getAcquired() {
-		return this.counters.acquired.sum();
+		return this.acquired.sum();
 	}
 
 	/**
@@ -44,7 +59,7 @@ public final class LockStatistics {
 	 * @return the count of acquisitions not made
 	 */
 	public long getNotAcquired() {
-		return this.counters.notAcquired.sum();
+		return this.notAcquired.sum();
 	}
 
 	/**
@@ -52,7 +67,7 @@ public final class LockStatistics {
 	 * @return the count of releases
 	 */
 	public long getReleased() {
-		return this.counters.released.sum();
+		return this.released.sum();
 	}
 
 	/**
@@ -60,7 +75,7 @@ public final class LockStatistics {
 	 * @return the count of releases after expiry
 	 */
 	public long getReleaseMismatches() {
-		return this.counters.releaseMismatches.sum();
+		return this.releaseMismatches.sum();
 	}
 
 	/**
@@ -68,7 +83,45 @@ public final class LockStatistics {
 	 * @return the count of lost locks
 	 */
 	public long getLost() {
-		return this.counters.lost.sum();
+		return this.lost.sum();
+	}
+
+	/**
+	 * Return the listener that counts into these statistics, which their engine tells
+	 * first of every lock event.
+	 * @return the counting listener
+	 */
+	public LockListener counter() {
+		return this.counter;
+	}
+
+	private final class Counter implements LockListener {
+
+		@Override
+		public void onAcquired(LockEvent.Acquired event) {
+			LockStatistics.this.acquired.increment();
+		}
+
+		@Override
+		public void onNotAcquired(LockEvent.NotAcquired event) {
+			LockStatistics.this.notAcquired.increment();
+		}
+
+		@Override
+		public void onReleased(LockEvent.Released event) {
+			LockStatistics.this.released.increment();
+		}
+
+		@Override
+		public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
+			LockStatistics.this.releaseMismatches.increment();
+		}
+
+		@Override
+		public void onLost(LockEvent.Lost event) {
+			LockStatistics.this.lost.increment();
+		}
+
 	}
 
 	@Override

@@ -18,7 +18,6 @@ package io.distlock;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -26,10 +25,8 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.store.LockClient;
-import io.distlock.store.LockState;
 import io.distlock.engine.LockEngine;
-import io.distlock.engine.LockSettings;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 
 import org.springframework.util.Assert;
@@ -44,8 +41,8 @@ import org.springframework.util.Assert;
  *
  * <p>
  * The implementation of {@link LockOperations}, whose documentation tells the release
- * policies, over the engine that every front door shares ({@code io.distlock.engine}),
- * with the settings of {@link #getSettings()}.
+ * policies: a view of the application's {@link LockEngine}, which every front door
+ * shares.
  *
  * @see LockOperations
  * @see LockHandle
@@ -61,69 +58,54 @@ public class LockTemplate implements LockOperations {
 
 	private final LockEngine engine;
 
-	private final LockStatistics statistics;
-
 	/**
-	 * Create a template over the given lock store, waiting by bounded backoff only.
+	 * Create a template over the given lock store, waiting by bounded backoff only, on an
+	 * engine of its own with the default settings.
 	 * @param client the lock store
 	 */
 	public LockTemplate(LockClient client) {
-		this(client, new LockWaiter(Duration.ofMillis(500)));
+		this(new LockEngine(client));
 	}
 
 	/**
-	 * Create a template over the given lock store, with the given waiter; pass the waiter
-	 * that release notifications signal, so that waiting callers wake up on a release.
+	 * Create a template over the given lock store, with the given waiter, on an engine of
+	 * its own with the default settings; pass the waiter that release notifications
+	 * signal, so that waiting callers wake up on a release.
 	 * @param client the lock store
 	 * @param waiter the waiter that parks callers of a busy lock
 	 */
 	public LockTemplate(LockClient client, LockWaiter waiter) {
-		this(client, waiter, new LockSettings());
+		this(new LockEngine(client, waiter, LockSettings.defaults()));
 	}
 
 	/**
-	 * Create a template over the given lock store and waiter, with settings it shares
-	 * with other front doors built on them, whose locks it lists with its own.
-	 * @param client the lock store
-	 * @param waiter the waiter that parks callers of a busy lock
-	 * @param settings the settings, read on every acquisition
+	 * Create a template that is a view of the given engine, which it shares with the
+	 * application's other front doors: their locks are listed, counted and released
+	 * together, and a lock is queued for locally once per application.
+	 * @param engine the engine
 	 */
-	public LockTemplate(LockClient client, LockWaiter waiter, LockSettings settings) {
-		Assert.notNull(client, "'client' must not be null");
-		Assert.notNull(waiter, "'waiter' must not be null");
-		Assert.notNull(settings, "'settings' must not be null");
-		LockCounters counters = new LockCounters();
-		this.engine = new LockEngine(client, waiter, settings, counters);
-		this.statistics = new LockStatistics(counters);
+	public LockTemplate(LockEngine engine) {
+		Assert.notNull(engine, "'engine' must not be null");
+		this.engine = engine;
 	}
 
 	/**
-	 * Return the settings of this template: key prefix, lease renewer, listeners and
-	 * observations, shared with the front doors built on them.
+	 * Return the engine this template is a view of, which answers what operators ask of
+	 * the locks ({@link LockAdministration}): statistics, held and waiting locks,
+	 * inspection and forced release.
+	 * @return the engine
+	 */
+	public LockEngine getEngine() {
+		return this.engine;
+	}
+
+	/**
+	 * Return the settings of this template's engine: key prefix, instance name, listeners
+	 * and observations.
 	 * @return the settings
 	 */
 	public LockSettings getSettings() {
 		return this.engine.getSettings();
-	}
-
-	@Override
-	public LockStatistics getStatistics() {
-		return this.statistics;
-	}
-
-	@Override
-	public List<HeldLock> getHeldLocks() {
-		return this.engine.getHeldLocks();
-	}
-
-	@Override
-	public List<WaitingLock> getWaitingLocks() {
-		return this.engine.getSettings().getWaitingLocks().describe();
-	}
-
-	@Override
-	public int releaseHeldLocks() {
-		return this.engine.releaseHeldLocks();
 	}
 
 	// How many threads wait for the key in this template's local queue (for tests).
@@ -134,21 +116,6 @@ public class LockTemplate implements LockOperations {
 	// How many keys have a local queue now (for tests).
 	int localQueues() {
 		return this.engine.localQueues();
-	}
-
-	@Override
-	public boolean supportsFairLocks() {
-		return this.engine.supportsFairLocks();
-	}
-
-	@Override
-	public boolean supportsReadLocks() {
-		return this.engine.supportsReadLocks();
-	}
-
-	@Override
-	public boolean supportsPermits() {
-		return this.engine.supportsPermits();
 	}
 
 	@Override
@@ -236,18 +203,6 @@ public class LockTemplate implements LockOperations {
 	public @Nullable LockHandle findBoundLock(String key) {
 		Assert.notNull(key, "'key' must not be null");
 		return this.engine.findBoundLock(key);
-	}
-
-	@Override
-	public LockState inspect(String key) {
-		LockKeys.validate(key);
-		return this.engine.inspect(key);
-	}
-
-	@Override
-	public boolean forceRelease(String key) {
-		LockKeys.validate(key);
-		return this.engine.forceRelease(key);
 	}
 
 }

@@ -21,8 +21,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
-import io.distlock.LockMode;
-
 import org.springframework.util.Assert;
 
 /**

@@ -18,8 +18,6 @@ package io.distlock;
 
 import java.time.Duration;
 
-import io.distlock.LockMode;
-
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -20,8 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 
-import io.distlock.LockMode;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 /**
- * Tests for {@link LockTemplate#setKeyPrefix(String)}.
+ * Tests for the key prefix of {@link LockSettings}.
  */
 class LockTemplateKeyPrefixTests {
 
@@ -37,19 +37,19 @@ class LockTemplateKeyPrefixTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "", "lock:", "{tenant}:", "}{", "ключ:" })
 	void prefixWithoutControlCharactersIsAccepted(String prefix) {
-		assertThatNoException().isThrownBy(() -> this.template.getSettings().setKeyPrefix(prefix));
+		assertThatNoException().isThrownBy(() -> LockSettings.builder().keyPrefix(prefix));
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "lock\n", "\u0000", "lock:\u001f", "\u0085" })
 	void prefixWithAControlCharacterIsRejected(String prefix) {
-		assertThatIllegalArgumentException().isThrownBy(() -> this.template.getSettings().setKeyPrefix(prefix))
+		assertThatIllegalArgumentException().isThrownBy(() -> LockSettings.builder().keyPrefix(prefix))
 			.withMessageStartingWith("'keyPrefix' must not contain control characters but was '");
 	}
 
 	@Test
 	void nullPrefixIsRejected() {
-		assertThatIllegalArgumentException().isThrownBy(() -> this.template.getSettings().setKeyPrefix(null))
+		assertThatIllegalArgumentException().isThrownBy(() -> LockSettings.builder().keyPrefix(null))
 			.withMessage("'keyPrefix' must not be null");
 	}
 

@@ -22,12 +22,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.distlock.engine.LockEngine;
+import io.distlock.lease.LeaseRenewer;
+import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.store.AcquireResult;
 import io.distlock.store.LockClient;
 import io.distlock.store.ReactiveLockClient;
-import io.distlock.engine.LockSettings;
-import io.distlock.lease.LeaseRenewer;
-import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -93,11 +93,10 @@ class LockTemplateRenewedTtlTests {
 				new Class<?>[] { ReactiveLockClient.class }, (proxy, method, args) -> {
 					throw new UnsupportedOperationException(method.getName());
 				});
-		LockSettings settings = new LockSettings();
 		try (LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofHours(1))) {
-			settings.setLeaseRenewer(renewer);
-			ReactiveLockTemplate reactive = new ReactiveLockTemplate(unused, new LockWaiter(Duration.ofSeconds(1)),
-					settings);
+			LockEngine engine = new LockEngine(this.client, new LockWaiter(Duration.ofSeconds(1)),
+					LockSettings.defaults(), renewer);
+			ReactiveLockTemplate reactive = new ReactiveLockTemplate(unused, engine);
 			assertThatIllegalArgumentException().isThrownBy(
 					() -> reactive.execute("order:42", Duration.ofMillis(10), Duration.ZERO, Mono.just("ran")).block())
 				.withMessageContaining(TOO_SHORT);

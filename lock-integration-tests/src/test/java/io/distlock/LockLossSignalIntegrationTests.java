@@ -26,9 +26,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.waiting.LockWaiter;
-import io.distlock.test.RedisServerExtension;
+import io.distlock.LockSettings;
 import io.distlock.test.LockStack;
+import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -101,7 +101,7 @@ class LockLossSignalIntegrationTests {
 	void forceReleaseOfALockThisTemplateHoldsCompletesItsWhenLostAtOnce() {
 		LockTemplate template = template();
 		try (LockHandle held = template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
-			assertThat(template.forceRelease("k")).isTrue();
+			assertThat(template.getEngine().forceRelease("k")).isTrue();
 			// Told at once, not at the next renewal (an hour away here).
 			assertThat(held.whenLost().toCompletableFuture()).isCompleted();
 			assertThat(held.isHeld()).isFalse();
@@ -123,7 +123,7 @@ class LockLossSignalIntegrationTests {
 		});
 		assertThat(working.await(5, TimeUnit.SECONDS)).isTrue();
 
-		assertThat(template.releaseHeldLocks()).isOne();
+		assertThat(template.getEngine().releaseHeldLocks()).isOne();
 
 		assertThat(lock.get().whenLost().toCompletableFuture()).isCompleted();
 		assertThat(lock.get().isHeld()).isFalse();
@@ -145,7 +145,7 @@ class LockLossSignalIntegrationTests {
 			}), this.workers);
 		assertThat(working.await(5, TimeUnit.SECONDS)).isTrue();
 
-		assertThat(template.releaseHeldLocks()).isOne();
+		assertThat(template.getEngine().releaseHeldLocks()).isOne();
 
 		assertThat(lock.get().whenLost().toCompletableFuture()).isCompleted();
 		assertThat(lock.get().isHeld()).isFalse();
@@ -180,17 +180,14 @@ class LockLossSignalIntegrationTests {
 			assertThat(lock.isHeld()).isFalse();
 		}
 		assertThat(this.finish.getCount()).as("the listener still blocks").isOne();
-		assertThat(template.getStatistics().getLost()).isLessThan(4);
+		assertThat(template.getEngine().getStatistics().getLost()).isLessThan(4);
 		this.finish.countDown();
-		await().atMost(Duration.ofSeconds(5)).until(() -> template.getStatistics().getLost() == 4);
+		await().atMost(Duration.ofSeconds(5)).until(() -> template.getEngine().getStatistics().getLost() == 4);
 		locks.forEach(LockHandle::close);
 	}
 
 	private LockTemplate template(LockListener... listeners) {
-		LockTemplate template = new LockTemplate(this.stack.client(), new LockWaiter(Duration.ofMillis(500)));
-		template.getSettings().setLeaseRenewer(this.stack.renewer());
-		template.getSettings().setLockListeners(List.of(listeners));
-		return template;
+		return this.stack.template(LockSettings.builder().lockListeners(List.of(listeners)).build());
 	}
 
 	private void awaitFinish() {

@@ -20,9 +20,9 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.distlock.waiting.LockWaiter;
-import io.distlock.test.RedisServerExtension;
 import io.distlock.test.LockStack;
+import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

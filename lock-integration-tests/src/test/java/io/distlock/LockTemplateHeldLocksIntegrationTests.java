@@ -22,8 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.distlock.test.RedisServerExtension;
 import io.distlock.test.LockStack;
+import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,7 +68,7 @@ class LockTemplateHeldLocksIntegrationTests {
 			.orElseThrow();
 
 		// When
-		List<HeldLock> held = this.template.getHeldLocks();
+		List<HeldLock> held = this.template.getEngine().getHeldLocks();
 
 		// Then
 		assertThat(held).extracting(HeldLock::key).containsExactly("order:42", "report");
@@ -84,9 +84,9 @@ class LockTemplateHeldLocksIntegrationTests {
 		assertThat(second.autoRenew()).isFalse();
 		assertThat(second.leaseRemaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(5));
 		orders.close();
-		assertThat(this.template.getHeldLocks()).extracting(HeldLock::key).containsExactly("report");
+		assertThat(this.template.getEngine().getHeldLocks()).extracting(HeldLock::key).containsExactly("report");
 		report.close();
-		assertThat(this.template.getHeldLocks()).isEmpty();
+		assertThat(this.template.getEngine().getHeldLocks()).isEmpty();
 	}
 
 	@Test
@@ -100,11 +100,11 @@ class LockTemplateHeldLocksIntegrationTests {
 					return "done";
 				}));
 		assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
-		assertThat(this.template.getHeldLocks()).singleElement()
+		assertThat(this.template.getEngine().getHeldLocks()).singleElement()
 			.satisfies((lock) -> assertThat(lock.holder()).isNotEqualTo(Thread.currentThread().getName()));
 		finish.countDown();
 		assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo("done");
-		assertThat(this.template.getHeldLocks()).isEmpty();
+		assertThat(this.template.getEngine().getHeldLocks()).isEmpty();
 	}
 
 	@Test
@@ -122,17 +122,17 @@ class LockTemplateHeldLocksIntegrationTests {
 		assertThat(redis.endpoint().command("EXISTS", "lock:shutdown")).isEqualTo(1L);
 
 		// When
-		int released = this.template.releaseHeldLocks();
+		int released = this.template.getEngine().releaseHeldLocks();
 
 		// Then: the lock is free at once, and no longer renewed.
 		assertThat(released).isEqualTo(1);
 		assertThat(redis.endpoint().command("EXISTS", "lock:shutdown")).isEqualTo(0L);
-		assertThat(this.template.getHeldLocks()).isEmpty();
+		assertThat(this.template.getEngine().getHeldLocks()).isEmpty();
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.stack.renewer().size() == 0);
 		// The code's own release later does nothing.
 		finish.countDown();
 		assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo("done");
-		assertThat(this.template.getStatistics().getReleased()).isEqualTo(1);
+		assertThat(this.template.getEngine().getStatistics().getReleased()).isEqualTo(1);
 	}
 
 	private static void awaitQuietly(CountDownLatch latch) {

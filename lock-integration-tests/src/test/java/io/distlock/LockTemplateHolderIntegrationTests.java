@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.distlock.LockMode;
+import io.distlock.LockSettings;
+import io.distlock.LockTemplate;
 import io.distlock.store.LockHolder;
 import io.distlock.store.LockState;
 import io.distlock.test.LockStack;
@@ -58,6 +59,10 @@ class LockTemplateHolderIntegrationTests {
 
 	private LockStack second;
 
+	private LockTemplate firstTemplate;
+
+	private LockTemplate secondTemplate;
+
 	private final ExecutorService checkoutThread = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task);
 		thread.setName("checkout-worker");
@@ -67,9 +72,9 @@ class LockTemplateHolderIntegrationTests {
 	@BeforeEach
 	void createApplications() {
 		this.first = LockStack.on(redis.endpoint()).commandTimeout(Duration.ofSeconds(5)).build();
-		this.first.template().getSettings().setInstanceName("orders-1");
+		this.firstTemplate = this.first.template(LockSettings.builder().instanceName("orders-1").build());
 		this.second = LockStack.on(redis.endpoint()).commandTimeout(Duration.ofSeconds(5)).build();
-		this.second.template().getSettings().setInstanceName("orders-2");
+		this.secondTemplate = this.second.template(LockSettings.builder().instanceName("orders-2").build());
 	}
 
 	@AfterEach
@@ -82,7 +87,7 @@ class LockTemplateHolderIntegrationTests {
 	@Test
 	void busyExceptionNamesTheHolderInstanceThreadAndLockFromTheFailedAttemptsReply() throws Exception {
 		Instant before = Instant.now();
-		LockHandle held = onCheckoutThread(() -> this.first.template()
+		LockHandle held = onCheckoutThread(() -> this.firstTemplate
 			.tryAcquire(
 					LockRequest.builder("order:42").ttl(TTL).waitTime(Duration.ZERO).name("OrderService.pay").build())
 			.orElseThrow());
@@ -94,7 +99,7 @@ class LockTemplateHolderIntegrationTests {
 			.name("OrderService.refund")
 			.build();
 		assertThatExceptionOfType(LockAcquisitionException.class)
-			.isThrownBy(() -> this.second.template().execute(request, () -> "ran"))
+			.isThrownBy(() -> this.secondTemplate.execute(request, () -> "ran"))
 			.satisfies((busy) -> {
 				LockHolder holder = busy.getHolder();
 				assertThat(holder).isNotNull();
@@ -115,9 +120,9 @@ class LockTemplateHolderIntegrationTests {
 	@Test
 	void busyExceptionAfterAWaitSaysTheWaitTimeAndNamesTheHolder() throws Exception {
 		LockHandle held = onCheckoutThread(
-				() -> this.first.template().tryAcquire("report", TTL, Duration.ZERO).orElseThrow());
+				() -> this.firstTemplate.tryAcquire("report", TTL, Duration.ZERO).orElseThrow());
 		assertThatExceptionOfType(LockAcquisitionException.class)
-			.isThrownBy(() -> this.second.template().execute("report", TTL, Duration.ofMillis(200), () -> "ran"))
+			.isThrownBy(() -> this.secondTemplate.execute("report", TTL, Duration.ofMillis(200), () -> "ran"))
 			.satisfies((busy) -> {
 				assertThat(busy.getHolder()).isNotNull();
 				assertThat(busy.getHolder().instance()).isEqualTo("orders-1");
@@ -132,12 +137,12 @@ class LockTemplateHolderIntegrationTests {
 
 	@Test
 	void inspectOnAnotherInstanceNamesTheExclusiveHolderUntilItReleases() throws Exception {
-		LockHandle held = onCheckoutThread(() -> this.first.template()
+		LockHandle held = onCheckoutThread(() -> this.firstTemplate
 			.tryAcquire(
 					LockRequest.builder("order:7").ttl(TTL).waitTime(Duration.ZERO).name("OrderService.pay").build())
 			.orElseThrow());
 
-		LockState state = this.second.template().inspect("order:7");
+		LockState state = this.secondTemplate.getEngine().inspect("order:7");
 
 		assertThat(state.holdings()).singleElement().satisfies((holding) -> {
 			assertThat(holding.kind()).isEqualTo(LockState.Kind.EXCLUSIVE);
@@ -150,7 +155,7 @@ class LockTemplateHolderIntegrationTests {
 		});
 		assertThat(state.toString()).doesNotContain(secretOf("lock:order:7"));
 		held.close();
-		assertThat(this.second.template().inspect("order:7").holdings()).isEmpty();
+		assertThat(this.secondTemplate.getEngine().inspect("order:7").holdings()).isEmpty();
 		assertThat(redis.server(0).command("EXISTS", "lock:order:7")).isEqualTo(0L);
 	}
 
@@ -162,10 +167,10 @@ class LockTemplateHolderIntegrationTests {
 			.mode(LockMode.READ)
 			.name("Catalog.show")
 			.build();
-		LockHandle onCheckout = onCheckoutThread(() -> this.first.template().tryAcquire(read).orElseThrow());
-		LockHandle onMain = this.first.template().tryAcquire(read).orElseThrow();
+		LockHandle onCheckout = onCheckoutThread(() -> this.firstTemplate.tryAcquire(read).orElseThrow());
+		LockHandle onMain = this.firstTemplate.tryAcquire(read).orElseThrow();
 
-		LockState state = this.second.template().inspect("catalog");
+		LockState state = this.secondTemplate.getEngine().inspect("catalog");
 		assertThat(state.readHolds()).isEqualTo(2);
 		assertThat(state.holdings()).hasSize(2).allSatisfy((holding) -> {
 			assertThat(holding.kind()).isEqualTo(LockState.Kind.READ);
@@ -182,7 +187,7 @@ class LockTemplateHolderIntegrationTests {
 			.name("Catalog.edit")
 			.build();
 		assertThatExceptionOfType(LockAcquisitionException.class)
-			.isThrownBy(() -> this.second.template().execute(write, () -> "ran"))
+			.isThrownBy(() -> this.secondTemplate.execute(write, () -> "ran"))
 			.satisfies((busy) -> assertThat(busy.getHolder().instance()).isEqualTo("orders-1"));
 		onCheckout.close();
 		onMain.close();
@@ -196,10 +201,10 @@ class LockTemplateHolderIntegrationTests {
 			.permits(2)
 			.name("Exports.run")
 			.build();
-		LockHandle onCheckout = onCheckoutThread(() -> this.first.template().tryAcquire(permit).orElseThrow());
-		LockHandle onMain = this.first.template().tryAcquire(permit).orElseThrow();
+		LockHandle onCheckout = onCheckoutThread(() -> this.firstTemplate.tryAcquire(permit).orElseThrow());
+		LockHandle onMain = this.firstTemplate.tryAcquire(permit).orElseThrow();
 
-		LockState state = this.second.template().inspect("exports");
+		LockState state = this.secondTemplate.getEngine().inspect("exports");
 		assertThat(state.permitHolders()).isEqualTo(2);
 		assertThat(state.holdings()).hasSize(2)
 			.allSatisfy((holding) -> assertThat(holding.kind()).isEqualTo(LockState.Kind.PERMIT))
@@ -207,7 +212,7 @@ class LockTemplateHolderIntegrationTests {
 			.containsExactlyInAnyOrder("checkout-worker", Thread.currentThread().getName());
 
 		assertThatExceptionOfType(LockAcquisitionException.class)
-			.isThrownBy(() -> this.second.template().execute(permit, () -> "ran"))
+			.isThrownBy(() -> this.secondTemplate.execute(permit, () -> "ran"))
 			.satisfies((busy) -> {
 				assertThat(busy.getHolder().instance()).isEqualTo("orders-1");
 				assertThat(busy.getHolder().name()).isEqualTo("Exports.run");
@@ -219,9 +224,9 @@ class LockTemplateHolderIntegrationTests {
 	@Test
 	void busyKeyOfSeveralIsNamedWithItsHolder() throws Exception {
 		LockHandle held = onCheckoutThread(
-				() -> this.first.template().tryAcquire("stock:b", TTL, Duration.ZERO).orElseThrow());
+				() -> this.firstTemplate.tryAcquire("stock:b", TTL, Duration.ZERO).orElseThrow());
 		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(
-				() -> this.second.template().executeAll(List.of("stock:a", "stock:b"), TTL, Duration.ZERO, () -> "ran"))
+				() -> this.secondTemplate.executeAll(List.of("stock:a", "stock:b"), TTL, Duration.ZERO, () -> "ran"))
 			.satisfies((busy) -> {
 				assertThat(busy.getKey()).isEqualTo("stock:b");
 				assertThat(busy.getHolder().thread()).isEqualTo("checkout-worker");
@@ -235,13 +240,13 @@ class LockTemplateHolderIntegrationTests {
 		ExecutorService oddlyNamed = Executors
 			.newSingleThreadExecutor((task) -> new Thread(task, "\u001F" + "T".repeat(1000) + "\nend"));
 		try {
-			LockHandle held = oddlyNamed.submit(() -> this.first.template().tryAcquire("long", TTL, Duration.ZERO))
+			LockHandle held = oddlyNamed.submit(() -> this.firstTemplate.tryAcquire("long", TTL, Duration.ZERO))
 				.get(10, TimeUnit.SECONDS)
 				.orElseThrow();
 			String stored = (String) redis.server(0).command("GET", "lock:long");
 			assertThat(stored.length()).isLessThan(200);
 			assertThat(stored.chars().filter((c) -> c == LockHolder.SEPARATOR)).hasSize(4);
-			LockHolder holder = this.second.template().inspect("long").holdings().get(0).holder();
+			LockHolder holder = this.secondTemplate.getEngine().inspect("long").holdings().get(0).holder();
 			assertThat(holder.instance()).isEqualTo("orders-1");
 			assertThat(holder.thread()).hasSize(LockHolder.MAX_THREAD_LENGTH).matches("\\?T+");
 			held.close();
@@ -253,14 +258,14 @@ class LockTemplateHolderIntegrationTests {
 
 	@Test
 	void withoutHolderDescriptionsTheStoreKeepsTheBareTokenAndNamesNoHolder() throws Exception {
-		this.first.template().getSettings().setDescribeHolders(false);
-		LockHandle held = onCheckoutThread(
-				() -> this.first.template().tryAcquire("plain", TTL, Duration.ZERO).orElseThrow());
+		LockTemplate bare = this.first
+			.template(LockSettings.builder().instanceName("orders-1").describeHolders(false).build());
+		LockHandle held = onCheckoutThread(() -> bare.tryAcquire("plain", TTL, Duration.ZERO).orElseThrow());
 		assertThat((String) redis.server(0).command("GET", "lock:plain")).doesNotContain("\u001F").hasSize(36);
-		assertThat(this.second.template().inspect("plain").holdings()).singleElement()
+		assertThat(this.secondTemplate.getEngine().inspect("plain").holdings()).singleElement()
 			.satisfies((holding) -> assertThat(holding.holder()).isNull());
 		assertThatExceptionOfType(LockAcquisitionException.class)
-			.isThrownBy(() -> this.second.template().execute("plain", TTL, Duration.ZERO, () -> "ran"))
+			.isThrownBy(() -> this.secondTemplate.execute("plain", TTL, Duration.ZERO, () -> "ran"))
 			.satisfies((busy) -> {
 				assertThat(busy.getHolder()).isNull();
 				assertThat(busy.getMessage()).contains("held by another owner");

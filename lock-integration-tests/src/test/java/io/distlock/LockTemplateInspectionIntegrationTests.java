@@ -23,15 +23,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.distlock.LockSettings;
 import io.distlock.store.AcquireResult;
 import io.distlock.store.LockClient;
 import io.distlock.store.LockState;
-import io.distlock.waiting.LockWaiter;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.test.RedisConnections;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.test.LockStack;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +38,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -86,7 +84,7 @@ class LockTemplateInspectionIntegrationTests {
 	@Test
 	void heldLockIsShownHeldWithinItsTtlWithItsHandlesFencingTokenAndWithoutItsOwnerToken() {
 		try (LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
-			LockState state = this.template.inspect("k");
+			LockState state = this.template.getEngine().inspect("k");
 			assertThat(state.held()).isTrue();
 			assertThat(state.remainingLease()).isPositive().isLessThanOrEqualTo(TTL);
 			assertThat(state.lastFencingToken()).isEqualTo(handle.fencingToken());
@@ -103,7 +101,8 @@ class LockTemplateInspectionIntegrationTests {
 	void releasedLockIsShownFreeWithItsLastFencingTokenStillKnown() {
 		LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
 		handle.close();
-		assertThat(this.template.inspect("k")).isEqualTo(new LockState(false, null, handle.fencingToken(), 0, null));
+		assertThat(this.template.getEngine().inspect("k"))
+			.isEqualTo(new LockState(false, null, handle.fencingToken(), 0, null));
 	}
 
 	@Test
@@ -119,21 +118,21 @@ class LockTemplateInspectionIntegrationTests {
 			long queued = i + 1;
 			await().atMost(Duration.ofSeconds(5)).until(() -> (Long) redis.endpoint().command("LLEN", QUEUE) == queued);
 		}
-		assertThat(this.template.inspect("k").fairWaiters()).isEqualTo(2);
+		assertThat(this.template.getEngine().inspect("k").fairWaiters()).isEqualTo(2);
 		holder.close();
 		CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
-		assertThat(this.template.inspect("k").fairWaiters()).isZero();
+		assertThat(this.template.getEngine().inspect("k").fairWaiters()).isZero();
 	}
 
 	@Test
 	void forceReleaseRemovesAnotherOwnersLockWhoseCloseThenReportsAMismatchNotAnException() {
 		LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
-		assertThat(this.template.forceRelease("k")).isTrue();
-		assertThat(this.template.inspect("k").held()).isFalse();
+		assertThat(this.template.getEngine().forceRelease("k")).isTrue();
+		assertThat(this.template.getEngine().inspect("k").held()).isFalse();
 		assertThat(handle.isHeld()).isFalse();
 		assertThatNoException().isThrownBy(handle::close);
-		assertThat(this.template.getStatistics().getReleaseMismatches()).isEqualTo(1);
-		assertThat(this.template.getStatistics().getReleased()).isZero();
+		assertThat(this.template.getEngine().getStatistics().getReleaseMismatches()).isEqualTo(1);
+		assertThat(this.template.getEngine().getStatistics().getReleased()).isZero();
 	}
 
 	@ParameterizedTest(name = "fair: {0}")
@@ -143,7 +142,7 @@ class LockTemplateInspectionIntegrationTests {
 		LockHandle holder = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
 		Waiting waiting = startWaiting(LockRequest.of("k", TTL, LONG_BACKOFF).withFair(fair));
 		long releasedAt = System.nanoTime();
-		assertThat(this.template.forceRelease("k")).isTrue();
+		assertThat(this.template.getEngine().forceRelease("k")).isTrue();
 		assertThat(waiting.acquiredAt(5) - releasedAt).isLessThan(TimeUnit.MILLISECONDS.toNanos(1500));
 		try (LockHandle next = waiting.handle()) {
 			assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
@@ -153,51 +152,55 @@ class LockTemplateInspectionIntegrationTests {
 
 	@Test
 	void forceReleaseOfAFreeKeyAnswersFalse() {
-		assertThat(this.template.forceRelease("k")).isFalse();
+		assertThat(this.template.getEngine().forceRelease("k")).isFalse();
 	}
 
 	@Test
 	void inspectAndForceReleasePutTheKeyPrefixBeforeTheCallersKey() {
-		this.template.getSettings().setKeyPrefix("app:");
+		this.template = this.stack.template(LockSettings.builder().keyPrefix("app:").build());
 		this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
-		assertThat(this.template.inspect("k").held()).isTrue();
-		assertThat(this.template.forceRelease("k")).isTrue();
+		assertThat(this.template.getEngine().inspect("k").held()).isTrue();
+		assertThat(this.template.getEngine().forceRelease("k")).isTrue();
 		assertThat(redis.endpoint().command("EXISTS", "app:k")).isEqualTo(0L);
 	}
 
 	@Test
 	void inspectAndForceReleaseRefuseAnInvalidKeyAsALockRequestDoes() {
-		assertThatIllegalArgumentException().isThrownBy(() -> this.template.inspect(" "))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.template.getEngine().inspect(" "))
 			.withMessage("'key' must not be blank");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.template.forceRelease("a\u001fb"))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.template.getEngine().forceRelease("a\u001fb"))
 			.withMessageContaining("'key' must not contain control characters");
 	}
 
 	@Test
 	void storeThatCannotInspectIsRefusedWithItsClassNamed() {
-		LockTemplate plain = new LockTemplate(new PlainLockClient(new RedisLockClient(this.stack.connectionFactory())));
-		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> plain.inspect("k"))
-			.withMessageContaining(PlainLockClient.class.getName());
-		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> plain.forceRelease("k"))
-			.withMessageContaining(PlainLockClient.class.getName());
+		try (LockStack plainStore = LockStack.on(this.stack.connectionFactory())
+			.withoutReleaseNotifier()
+			.withoutLeaseRenewer()
+			.templateClient(PlainLockClient::new)
+			.build()) {
+			LockTemplate plain = plainStore.template();
+			assertThatExceptionOfType(UnsupportedOperationException.class)
+				.isThrownBy(() -> plain.getEngine().inspect("k"))
+				.withMessageContaining(PlainLockClient.class.getName());
+			assertThatExceptionOfType(UnsupportedOperationException.class)
+				.isThrownBy(() -> plain.getEngine().forceRelease("k"))
+				.withMessageContaining(PlainLockClient.class.getName());
+		}
 	}
 
 	@Test
 	void failureOfTheStoreNamesTheCallersKey() {
-		try (RedisServer server = RedisServer.start()) {
-			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
-			try {
-				LockTemplate template = new LockTemplate(new RedisLockClient(factory));
-				server.kill();
-				assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> template.inspect("k"))
-					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("k"))
-					.satisfies((ex) -> assertThat(ex.getStoreKey()).isEqualTo("lock:k"));
-				assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> template.forceRelease("k"))
-					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("k"));
-			}
-			finally {
-				factory.destroy();
-			}
+		try (RedisServer server = RedisServer.start();
+				LockStack stackOnServer = LockStack.on(server).withoutReleaseNotifier().withoutLeaseRenewer().build()) {
+			LockTemplate template = stackOnServer.template();
+			server.kill();
+			assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> template.getEngine().inspect("k"))
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("k"))
+				.satisfies((ex) -> assertThat(ex.getStoreKey()).isEqualTo("lock:k"));
+			assertThatExceptionOfType(LockBackendException.class)
+				.isThrownBy(() -> template.getEngine().forceRelease("k"))
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("k"));
 		}
 	}
 

@@ -28,22 +28,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
-import io.distlock.store.AcquireResult;
-import io.distlock.waiting.LockWaiter;
+import io.distlock.LockSettings;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.test.CriticalSections;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.test.CriticalSections;
-import io.distlock.test.RedisConnections;
-import io.distlock.test.LockStack;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -104,7 +102,7 @@ class LockTemplateIntegrationTests {
 
 	@Test
 	void keyPrefixCanBeChanged() {
-		this.template.getSettings().setKeyPrefix("app:locks:");
+		this.template = this.stack.template(LockSettings.builder().keyPrefix("app:locks:").build());
 		try (LockHandle handle = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
 			assertThat(redis.endpoint().command("EXISTS", "app:locks:k")).isEqualTo(1L);
 		}
@@ -116,7 +114,7 @@ class LockTemplateIntegrationTests {
 		handle.close();
 		handle.close();
 		assertThat(handle.isHeld()).isFalse();
-		assertThat(this.template.getStatistics().getReleased()).isEqualTo(1);
+		assertThat(this.template.getEngine().getStatistics().getReleased()).isEqualTo(1);
 	}
 
 	@Test
@@ -125,7 +123,7 @@ class LockTemplateIntegrationTests {
 			long start = System.nanoTime();
 			assertThat(this.template.tryAcquire("k", TTL, Duration.ZERO)).isEmpty();
 			assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(1));
-			assertThat(this.template.getStatistics().getNotAcquired()).isEqualTo(1);
+			assertThat(this.template.getEngine().getStatistics().getNotAcquired()).isEqualTo(1);
 		}
 	}
 
@@ -195,50 +193,40 @@ class LockTemplateIntegrationTests {
 
 	@Test
 	void releaseFailureDoesNotHideTheActionsException() {
-		try (RedisServer server = RedisServer.start()) {
-			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
-			try {
-				LockTemplate template = new LockTemplate(new RedisLockClient(factory));
-				IllegalStateException failure = new IllegalStateException("the action's own failure");
-				assertThatIllegalStateException().isThrownBy(() -> template.execute("k", TTL, Duration.ZERO, () -> {
-					server.stop();
-					throw failure;
-				}))
-					.isSameAs(failure)
-					.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
-						.isInstanceOf(LockBackendException.class));
-			}
-			finally {
-				factory.destroy();
-			}
+		try (RedisServer server = RedisServer.start();
+				LockStack stackOnServer = LockStack.on(server).withoutReleaseNotifier().withoutLeaseRenewer().build()) {
+			LockTemplate template = stackOnServer.template();
+			IllegalStateException failure = new IllegalStateException("the action's own failure");
+			assertThatIllegalStateException().isThrownBy(() -> template.execute("k", TTL, Duration.ZERO, () -> {
+				server.stop();
+				throw failure;
+			}))
+				.isSameAs(failure)
+				.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
+					.isInstanceOf(LockBackendException.class));
 		}
 	}
 
 	@Test
 	void backendFailuresNameTheCallersKeyAndTheKeyInRedis() {
-		try (RedisServer server = RedisServer.start()) {
-			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
-			try {
-				LockTemplate template = new LockTemplate(new RedisLockClient(factory));
-				LockHandle handle = template.tryAcquire("order:42", TTL, Duration.ZERO).orElseThrow();
-				server.stop();
-				assertThatExceptionOfType(LockBackendException.class).isThrownBy(handle::close)
-					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:42"))
-					.satisfies((ex) -> assertThat(ex.getStoreKey()).isEqualTo("lock:order:42"));
-				assertThatExceptionOfType(LockBackendException.class)
-					.isThrownBy(() -> template.tryAcquire("order:43", TTL, Duration.ZERO))
-					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:43"))
-					.satisfies((ex) -> assertThat(ex.getStoreKey()).isEqualTo("lock:order:43"));
-			}
-			finally {
-				factory.destroy();
-			}
+		try (RedisServer server = RedisServer.start();
+				LockStack stackOnServer = LockStack.on(server).withoutReleaseNotifier().withoutLeaseRenewer().build()) {
+			LockTemplate template = stackOnServer.template();
+			LockHandle handle = template.tryAcquire("order:42", TTL, Duration.ZERO).orElseThrow();
+			server.stop();
+			assertThatExceptionOfType(LockBackendException.class).isThrownBy(handle::close)
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:42"))
+				.satisfies((ex) -> assertThat(ex.getStoreKey()).isEqualTo("lock:order:42"));
+			assertThatExceptionOfType(LockBackendException.class)
+				.isThrownBy(() -> template.tryAcquire("order:43", TTL, Duration.ZERO))
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:43"))
+				.satisfies((ex) -> assertThat(ex.getStoreKey()).isEqualTo("lock:order:43"));
 		}
 	}
 
 	@Test
 	void statisticsAreAReadOnlyViewOfTheTemplatesCounts() {
-		LockStatistics statistics = this.template.getStatistics();
+		LockStatistics statistics = this.template.getEngine().getStatistics();
 		assertThat(statistics).isNotInstanceOf(LockListener.class);
 		this.template.execute("counted", TTL, Duration.ZERO, () -> "done");
 		try (LockHandle held = this.template.tryAcquire("counted", TTL, Duration.ZERO).orElseThrow()) {
@@ -278,19 +266,14 @@ class LockTemplateIntegrationTests {
 
 	@Test
 	void releaseFailureAfterACompletedActionIsLoggedAndTheResultReturned() {
-		try (RedisServer server = RedisServer.start()) {
-			LettuceConnectionFactory factory = RedisConnections.connectionFactory(server);
-			try {
-				LockTemplate template = new LockTemplate(new RedisLockClient(factory));
-				String result = template.execute("k", TTL, Duration.ZERO, () -> {
-					server.stop();
-					return "done";
-				});
-				assertThat(result).isEqualTo("done");
-			}
-			finally {
-				factory.destroy();
-			}
+		try (RedisServer server = RedisServer.start();
+				LockStack stackOnServer = LockStack.on(server).withoutReleaseNotifier().withoutLeaseRenewer().build()) {
+			LockTemplate template = stackOnServer.template();
+			String result = template.execute("k", TTL, Duration.ZERO, () -> {
+				server.stop();
+				return "done";
+			});
+			assertThat(result).isEqualTo("done");
 		}
 	}
 
@@ -303,16 +286,18 @@ class LockTemplateIntegrationTests {
 		try (LockHandle current = this.template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
 			expired.close();
 			assertThat(current.isHeld()).isTrue();
-			assertThat(this.template.getStatistics().getReleaseMismatches()).isEqualTo(1);
+			assertThat(this.template.getEngine().getStatistics().getReleaseMismatches()).isEqualTo(1);
 		}
 	}
 
 	@Test
 	void autoRenewKeepsTheLockForThreeTimesItsTtlAgainstAnotherClient() throws Exception {
 		Duration ttl = LockRequest.MIN_RENEWED_TTL;
-		LettuceConnectionFactory otherFactory = RedisConnections.connectionFactory(redis.endpoint());
-		try (LockHandle handle = this.template.tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
-			RedisLockClient other = new RedisLockClient(otherFactory);
+		try (LockStack otherApplication = LockStack.on(redis.endpoint())
+			.withoutReleaseNotifier()
+			.withoutLeaseRenewer()
+			.build(); LockHandle handle = this.template.tryAcquire("k", ttl, Duration.ZERO).orElseThrow()) {
+			RedisLockClient other = otherApplication.client();
 			long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
 			while (System.nanoTime() < end) {
 				assertThat(other.tryAcquire("lock:k", UUID.randomUUID().toString(), ttl))
@@ -320,9 +305,6 @@ class LockTemplateIntegrationTests {
 				Thread.sleep(10);
 			}
 			assertThat(handle.isHeld()).isTrue();
-		}
-		finally {
-			otherFactory.destroy();
 		}
 		assertThat(this.lost).isEmpty();
 	}
@@ -353,7 +335,7 @@ class LockTemplateIntegrationTests {
 				Thread.sleep(20);
 			}
 			assertThat(this.lost).containsExactly("k");
-			assertThat(this.template.getStatistics().getLost()).isEqualTo(1);
+			assertThat(this.template.getEngine().getStatistics().getLost()).isEqualTo(1);
 			redis.endpoint().command("SET", "lock:k", "someone else");
 			assertThat(handle.isHeld()).isFalse();
 		}

@@ -35,18 +35,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.distlock.redis.RedisLockClient;
 import io.distlock.store.AcquireResult;
 import io.distlock.store.HandoverLockClient;
-import io.distlock.lease.LeaseRenewer;
 import io.distlock.store.LockClient;
-import io.distlock.waiting.LockWaiter;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.CriticalSections;
-import io.distlock.test.RedisConnections;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisServerExtension;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -67,9 +62,7 @@ class LockTemplateLocalQueueIntegrationTests {
 
 	private final List<AutoCloseable> closeables = new ArrayList<>();
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private RedisLockClient redisClient;
+	private LockStack stack;
 
 	private CountingHandoverClient client;
 
@@ -80,10 +73,9 @@ class LockTemplateLocalQueueIntegrationTests {
 	@BeforeEach
 	void createTemplate() {
 		redis.endpoint().flushAll();
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.redisClient = new RedisLockClient(this.connectionFactory);
-		this.client = new CountingHandoverClient(this.redisClient);
-		this.template = template(this.client, this.connectionFactory);
+		this.stack = application(LockStack.on(redis.endpoint()).templateClient(CountingHandoverClient::new));
+		this.client = (CountingHandoverClient) this.stack.templateClient();
+		this.template = this.stack.template();
 	}
 
 	@AfterEach
@@ -92,7 +84,7 @@ class LockTemplateLocalQueueIntegrationTests {
 			this.closeables.get(i).close();
 		}
 		this.threads.shutdownNow();
-		this.connectionFactory.destroy();
+		this.stack.close();
 	}
 
 	@Test
@@ -145,7 +137,10 @@ class LockTemplateLocalQueueIntegrationTests {
 	@Test
 	void givenSixteenThreadsOnOneKeyWhenQueuedLocallyThenRedisRunsFewerCommandsPerSectionThanWithoutTheQueue()
 			throws Exception {
-		LockTemplate withoutQueue = template(new PlainClient(this.redisClient), this.connectionFactory);
+		LockStack withoutQueueStack = application(
+				LockStack.on(this.stack.connectionFactory()).templateClient(PlainClient::new));
+		this.closeables.add(withoutQueueStack::close);
+		LockTemplate withoutQueue = withoutQueueStack.template();
 		long before = commandsProcessed();
 		Sections plain = Sections.run(withoutQueue, 16, 30);
 		long plainCommands = commandsProcessed() - before;
@@ -160,9 +155,9 @@ class LockTemplateLocalQueueIntegrationTests {
 	@Test
 	void givenThreadsHandingTheLockOverWhenAnotherApplicationWaitsThenItGetsTheLockWithinABoundedTime()
 			throws Exception {
-		LettuceConnectionFactory otherFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.closeables.add(otherFactory::destroy);
-		LockTemplate other = template(new RedisLockClient(otherFactory), otherFactory);
+		LockStack otherApplication = application(LockStack.on(redis.endpoint()));
+		this.closeables.add(otherApplication::close);
+		LockTemplate other = otherApplication.template();
 		AtomicBoolean stop = new AtomicBoolean();
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger overlaps = new AtomicInteger();
@@ -228,9 +223,9 @@ class LockTemplateLocalQueueIntegrationTests {
 	@Test
 	void givenAWaiterOfThisApplicationWhenAnotherApplicationAnnouncedItselfThenTheReleaseIsNotAHandover()
 			throws Exception {
-		LettuceConnectionFactory otherFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.closeables.add(otherFactory::destroy);
-		LockTemplate other = template(new RedisLockClient(otherFactory), otherFactory);
+		LockStack otherApplication = application(LockStack.on(redis.endpoint()));
+		this.closeables.add(otherApplication::close);
+		LockTemplate other = otherApplication.template();
 		LockHandle first = this.template.tryAcquire("k", TTL, WAIT).orElseThrow();
 		Future<LockHandle> local = this.threads.submit(() -> this.template.tryAcquire("k", TTL, WAIT).orElseThrow());
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.template.localWaiters("k") == 1);
@@ -277,7 +272,7 @@ class LockTemplateLocalQueueIntegrationTests {
 			.hasMessageContaining("Interrupted");
 		assertThat(this.client.handedOver.get()).isEqualTo(1);
 		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
-		assertThat(this.template.getHeldLocks()).isEmpty();
+		assertThat(this.template.getEngine().getHeldLocks()).isEmpty();
 		assertThat(this.template.localQueues()).isZero();
 	}
 
@@ -306,7 +301,7 @@ class LockTemplateLocalQueueIntegrationTests {
 		waiter.get(5, TimeUnit.SECONDS);
 		assertThat(ran).isTrue();
 		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
-		assertThat(this.template.getHeldLocks()).isEmpty();
+		assertThat(this.template.getEngine().getHeldLocks()).isEmpty();
 		assertThat(this.template.localQueues()).isZero();
 	}
 
@@ -322,8 +317,8 @@ class LockTemplateLocalQueueIntegrationTests {
 			assertThat(handle.isHeld()).isTrue();
 		}
 		assertThat(this.client.handedOver.get()).isZero();
-		assertThat(this.template.getStatistics().getReleased()).isEqualTo(2);
-		assertThat(this.template.getStatistics().getReleaseMismatches()).isZero();
+		assertThat(this.template.getEngine().getStatistics().getReleased()).isEqualTo(2);
+		assertThat(this.template.getEngine().getStatistics().getReleaseMismatches()).isZero();
 		assertThat(this.template.localQueues()).isZero();
 	}
 
@@ -363,7 +358,7 @@ class LockTemplateLocalQueueIntegrationTests {
 		}
 		release.get(5, TimeUnit.SECONDS);
 		assertThat(redis.endpoint().command("EXISTS", "lock:k")).isEqualTo(0L);
-		assertThat(this.template.getHeldLocks()).isEmpty();
+		assertThat(this.template.getEngine().getHeldLocks()).isEmpty();
 		assertThat(this.template.localQueues()).isZero();
 	}
 
@@ -386,16 +381,8 @@ class LockTemplateLocalQueueIntegrationTests {
 		assertThat(this.template.localQueues()).isZero();
 	}
 
-	private LockTemplate template(LockClient client, LettuceConnectionFactory factory) {
-		LockWaiter waiter = new LockWaiter(Duration.ofMillis(50), Duration.ofMillis(500));
-		RedisReleaseNotifier notifier = new RedisReleaseNotifier(factory, waiter);
-		notifier.start();
-		LeaseRenewer renewer = new LeaseRenewer(this.redisClient, Duration.ofHours(1));
-		this.closeables.add(renewer::close);
-		this.closeables.add(notifier::close);
-		LockTemplate template = new LockTemplate(client, waiter);
-		template.getSettings().setLeaseRenewer(renewer);
-		return template;
+	private static LockStack application(LockStack.Builder application) {
+		return application.waiterBackoff(Duration.ofMillis(50), Duration.ofMillis(500)).build();
 	}
 
 	private static LockHandle awaitEither(Future<LockHandle> one, Future<LockHandle> other) {

@@ -20,10 +20,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.distlock.LockMode;
-import io.distlock.waiting.LockWaiter;
-import io.distlock.test.RedisServerExtension;
 import io.distlock.test.LockStack;
+import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,7 +111,7 @@ class LockTemplateMinHoldIntegrationTests {
 			assertThat(millisSince(start)).isGreaterThanOrEqualTo(MIN_HOLD.toMillis() - ROUNDING_MILLIS);
 			assertThat(next.isHeld()).isTrue();
 		}
-		assertThat(this.template.getStatistics().getReleased()).isOne();
+		assertThat(this.template.getEngine().getStatistics().getReleased()).isOne();
 		assertThat(this.mismatches).isEmpty();
 	}
 
@@ -180,8 +179,8 @@ class LockTemplateMinHoldIntegrationTests {
 		// The owner-checked shortening found no lock of this owner and made none.
 		assertThat(redis.endpoint().command("EXISTS", "lock:job")).isEqualTo(0L);
 		assertThat(this.mismatches).containsExactly("job");
-		assertThat(this.template.getStatistics().getReleaseMismatches()).isOne();
-		assertThat(this.template.getStatistics().getReleased()).isZero();
+		assertThat(this.template.getEngine().getStatistics().getReleaseMismatches()).isOne();
+		assertThat(this.template.getEngine().getStatistics().getReleased()).isZero();
 		assertThat(this.other.tryAcquire("job", TTL, Duration.ZERO)).isPresent().get().satisfies(LockHandle::close);
 	}
 

@@ -35,10 +35,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.LockMode;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -156,10 +155,10 @@ class LockTemplateMultiKeyIntegrationTests {
 			// fencing counters exist) and then given back.
 			assertThat(redis.endpoint().command("EXISTS", fence("z1"), fence("z2"))).isEqualTo(2L);
 			assertThat(redis.endpoint().command("EXISTS", "lock:z1", "lock:z2")).isEqualTo(0L);
-			assertThat(this.second.template.inspect("z1").held()).isFalse();
-			assertThat(this.second.template.inspect("z2").held()).isFalse();
-			assertThat(this.second.template.inspect("z3").held()).isTrue();
-			assertThat(this.first.template.getHeldLocks()).isEmpty();
+			assertThat(this.second.template.getEngine().inspect("z1").held()).isFalse();
+			assertThat(this.second.template.getEngine().inspect("z2").held()).isFalse();
+			assertThat(this.second.template.getEngine().inspect("z3").held()).isTrue();
+			assertThat(this.first.template.getEngine().getHeldLocks()).isEmpty();
 		}
 	}
 
@@ -298,11 +297,12 @@ class LockTemplateMultiKeyIntegrationTests {
 			.orElseThrow();
 		assertThat(locks.isHeld()).isTrue();
 		assertThat(redis.endpoint().command("EXISTS", "lock:c1", "lock:c2", "lock:c3")).isEqualTo(3L);
-		assertThat(this.first.template.getHeldLocks()).extracting(HeldLock::key).containsExactly("c1", "c2", "c3");
+		assertThat(this.first.template.getEngine().getHeldLocks()).extracting(HeldLock::key)
+			.containsExactly("c1", "c2", "c3");
 		locks.close();
 		assertThat(redis.endpoint().command("EXISTS", "lock:c1", "lock:c2", "lock:c3")).isEqualTo(0L);
 		assertThat(locks.isHeld()).isFalse();
-		assertThat(this.first.template.getHeldLocks()).isEmpty();
+		assertThat(this.first.template.getEngine().getHeldLocks()).isEmpty();
 		assertThat(this.first.renewer.size()).isZero();
 		// Closed once: a second close must not release a later owner's lock.
 		try (MultiLockHandle later = this.second.template
@@ -383,7 +383,7 @@ class LockTemplateMultiKeyIntegrationTests {
 			assertThat(interruptKept).isTrue();
 			assertThat(ran).isFalse();
 			assertThat(redis.endpoint().command("EXISTS", "lock:i1", "lock:i3")).isEqualTo(0L);
-			assertThat(this.patient.template.getHeldLocks()).isEmpty();
+			assertThat(this.patient.template.getEngine().getHeldLocks()).isEmpty();
 			assertThat(this.patient.waiter.waiting()).isZero();
 			assertThat(holder.isHeld()).isTrue();
 		}
@@ -403,7 +403,7 @@ class LockTemplateMultiKeyIntegrationTests {
 				}));
 			assertThat(ran).isFalse();
 			assertThat(redis.endpoint().command("EXISTS", "lock:q1", "lock:q2", "lock:q3")).isEqualTo(0L);
-			assertThat(stopping.template.getHeldLocks()).isEmpty();
+			assertThat(stopping.template.getEngine().getHeldLocks()).isEmpty();
 			assertThat(LockContext.held()).isEmpty();
 		}
 		finally {

@@ -20,12 +20,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.distlock.LockSettings;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationContext;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.test.RedisConnections;
-import io.distlock.test.RedisServerExtension;
 import io.distlock.test.LockStack;
+import io.distlock.test.RedisServerExtension;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
@@ -118,7 +117,10 @@ class LockTemplateObservationIntegrationTests {
 
 	@Test
 	void keyIsOnSpansOnlyWhenTheConventionIncludesIt() {
-		this.template.getSettings().setObservationConvention(new DefaultLockObservationConvention(true));
+		this.template = this.stack.template(LockSettings.builder()
+			.observationRegistry(this.registry)
+			.observationConvention(new DefaultLockObservationConvention(true))
+			.build());
 		this.template.execute("order:7", TTL, Duration.ZERO, () -> "ran");
 		TestObservationRegistryAssert.assertThat(this.registry)
 			.forAllObservationsWithNameEqualTo(DefaultLockObservationConvention.NAME,
@@ -129,16 +131,21 @@ class LockTemplateObservationIntegrationTests {
 	@Test
 	void unreachableRedisIsObservedAsAFailedAcquisitionWithItsError() {
 		redis.endpoint().command("CLIENT", "PAUSE", "3000", "ALL");
-		LockTemplate impatient = new LockTemplate(
-				new RedisLockClient(RedisConnections.connectionFactory(redis.endpoint(), Duration.ofMillis(300))));
-		impatient.getSettings().setObservationRegistry(this.registry);
-		assertThatExceptionOfType(LockBackendException.class)
-			.isThrownBy(() -> impatient.execute("down", TTL, Duration.ZERO, () -> "ran"));
-		TestObservationRegistryAssert.assertThat(this.registry)
-			.hasObservationWithNameEqualTo(DefaultLockObservationConvention.NAME)
-			.that()
-			.hasLowCardinalityKeyValue("distlock.lock.outcome", "failed")
-			.hasError();
+		try (LockStack impatientStack = LockStack.on(redis.endpoint())
+			.commandTimeout(Duration.ofMillis(300))
+			.withoutReleaseNotifier()
+			.withoutLeaseRenewer()
+			.observationRegistry(this.registry)
+			.build()) {
+			LockTemplate impatient = impatientStack.template();
+			assertThatExceptionOfType(LockBackendException.class)
+				.isThrownBy(() -> impatient.execute("down", TTL, Duration.ZERO, () -> "ran"));
+			TestObservationRegistryAssert.assertThat(this.registry)
+				.hasObservationWithNameEqualTo(DefaultLockObservationConvention.NAME)
+				.that()
+				.hasLowCardinalityKeyValue("distlock.lock.outcome", "failed")
+				.hasError();
+		}
 	}
 
 }

@@ -31,8 +31,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -229,7 +229,7 @@ class LockTemplatePermitsIntegrationTests {
 			.tryAcquire(LockRequest.of("watched", LockRequest.MIN_RENEWED_TTL, Duration.ZERO).withPermits(3))
 			.orElseThrow()) {
 			assertThat(permit.isHeld()).isTrue();
-			assertThat(this.first.template.getHeldLocks()).singleElement()
+			assertThat(this.first.template.getEngine().getHeldLocks()).singleElement()
 				.satisfies((held) -> assertThat(held.permits()).isEqualTo(3));
 			CompletableFuture<Void> lost = permit.whenLost().toCompletableFuture();
 			await().during(LockRequest.MIN_RENEWED_TTL.plusMillis(400))

@@ -29,7 +29,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.distlock.LockMode;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;

@@ -23,12 +23,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.distlock.LockSettings;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,10 +98,8 @@ class LockTemplateReentryIntegrationTests {
 
 	private static LockTemplate template(RedisLockClient store, LockWaiter waiter, LeaseRenewer renewer,
 			String prefix) {
-		LockTemplate template = new LockTemplate(store, waiter);
-		template.getSettings().setLeaseRenewer(renewer);
-		template.getSettings().setKeyPrefix(prefix);
-		return template;
+		return new LockTemplate(
+				new LockEngine(store, waiter, LockSettings.builder().keyPrefix(prefix).build(), renewer));
 	}
 
 	@AfterEach
@@ -317,10 +317,9 @@ class LockTemplateReentryIntegrationTests {
 	}
 
 	private LockTemplate anotherApplication(RedisEndpoint endpoint) {
-		LockTemplate other = new LockTemplate(new RedisLockClient(
-				(endpoint == redis.endpoint(0)) ? this.thirdPartyOnFirst : this.thirdPartyOnSecond));
-		other.getSettings().setKeyPrefix("");
-		return other;
+		return new LockTemplate(new LockEngine(
+				new RedisLockClient((endpoint == redis.endpoint(0)) ? this.thirdPartyOnFirst : this.thirdPartyOnSecond),
+				new LockWaiter(Duration.ofMillis(500)), LockSettings.builder().keyPrefix("").build()));
 	}
 
 }

@@ -28,14 +28,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.store.AcquireResult;
+import io.distlock.LockSettings;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
+import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
 import io.distlock.store.LockClient;
 import io.distlock.store.Renewal;
-import io.distlock.redis.RedisLockClient;
+import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.test.RedisConnections;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,7 +95,7 @@ class LockTemplateRenewalIntegrationTests {
 		try {
 			await().atMost(Duration.ofSeconds(5)).until(() -> !this.lost.isEmpty());
 			assertThat(this.lost).containsExactly("k");
-			assertThat(this.template.getStatistics().getLost()).isEqualTo(1);
+			assertThat(this.template.getEngine().getStatistics().getLost()).isEqualTo(1);
 			long start = System.nanoTime();
 			assertThat(handle.isHeld()).isFalse();
 			assertThat(System.nanoTime() - start).as("answered while Redis is paused")
@@ -274,7 +277,7 @@ class LockTemplateRenewalIntegrationTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> !this.lost.isEmpty());
 		assertThat(this.lost).containsExactly("k");
 		assertThat(handle.get().isHeld()).isFalse();
-		assertThat(this.template.getStatistics().getLost()).isOne();
+		assertThat(this.template.getEngine().getStatistics().getLost()).isOne();
 	}
 
 	@Test
@@ -397,8 +400,6 @@ class LockTemplateRenewalIntegrationTests {
 	}
 
 	private LockTemplate templateWith(LockClient client, LeaseRenewer renewer, LockListener... listeners) {
-		LockTemplate template = new LockTemplate(client);
-		template.getSettings().setLeaseRenewer(renewer);
 		List<LockListener> all = new ArrayList<>();
 		all.add(new LockListener() {
 
@@ -410,8 +411,8 @@ class LockTemplateRenewalIntegrationTests {
 
 		});
 		all.addAll(List.of(listeners));
-		template.getSettings().setLockListeners(all);
-		return template;
+		return new LockTemplate(new LockEngine(client, new LockWaiter(Duration.ofMillis(500)),
+				LockSettings.builder().lockListeners(all).build(), renewer));
 	}
 
 	private void awaitAcquirableByAnotherClient(String resource) {

@@ -30,7 +30,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.distlock.engine.WaitingLocks;
 import io.distlock.test.LockStack;
 import io.distlock.test.RedisServerExtension;
 
@@ -78,15 +77,14 @@ class LockTemplateWaitingCallersIntegrationTests {
 	@Test
 	void callersWaitingForABusyLockAreListedAndCountedByNameUntilTheyHaveIt() throws Exception {
 		LockTemplate template = this.stack.template();
-		WaitingLocks waitingLocks = template.getSettings().getWaitingLocks();
 		LockRequest request = LockRequest.of("report:7", TTL, Duration.ofSeconds(30)).withName("reports");
 		LockHandle held = this.otherStack.template().tryAcquire(request).orElseThrow();
 		List<Future<Boolean>> waiters = new ArrayList<>();
 		for (int i = 0; i < 2; i++) {
 			waiters.add(this.threads.submit(() -> template.execute(request, () -> true)));
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> waitingLocks.waitingNow("reports") == 2);
-		assertThat(template.getWaitingLocks()).hasSize(2).allSatisfy((waiting) -> {
+		await().atMost(Duration.ofSeconds(10)).until(() -> template.getEngine().getWaitingCount("reports") == 2);
+		assertThat(template.getEngine().getWaitingLocks()).hasSize(2).allSatisfy((waiting) -> {
 			assertThat(waiting.key()).isEqualTo("report:7");
 			assertThat(waiting.name()).isEqualTo("reports");
 			assertThat(waiting.thread()).startsWith("report-worker-");
@@ -97,9 +95,9 @@ class LockTemplateWaitingCallersIntegrationTests {
 		for (Future<Boolean> waiter : waiters) {
 			assertThat(waiter.get(20, TimeUnit.SECONDS)).isTrue();
 		}
-		assertThat(waitingLocks.waitingNow("reports")).isZero();
-		assertThat(template.getWaitingLocks()).isEmpty();
-		assertThat(waitingLocks.mostWaitedOn(10)).singleElement().satisfies((row) -> {
+		assertThat(template.getEngine().getWaitingCount("reports")).isZero();
+		assertThat(template.getEngine().getWaitingLocks()).isEmpty();
+		assertThat(template.getEngine().getMostWaitedOnLocks(10)).singleElement().satisfies((row) -> {
 			assertThat(row.name()).isEqualTo("reports");
 			assertThat(row.waitingNow()).isZero();
 			assertThat(row.waits()).isEqualTo(2);
@@ -112,9 +110,10 @@ class LockTemplateWaitingCallersIntegrationTests {
 		LockTemplate template = this.stack.template();
 		try (LockHandle held = this.otherStack.template().tryAcquire("busy", TTL, Duration.ZERO).orElseThrow()) {
 			assertThat(template.tryAcquire("busy", TTL, Duration.ZERO)).isEmpty();
-			assertThat(template.execute("free", TTL, Duration.ZERO, () -> template.getWaitingLocks())).isEmpty();
+			assertThat(template.execute("free", TTL, Duration.ZERO, () -> template.getEngine().getWaitingLocks()))
+				.isEmpty();
 		}
-		assertThat(template.getSettings().getWaitingLocks().mostWaitedOn(10)).isEmpty();
+		assertThat(template.getEngine().getMostWaitedOnLocks(10)).isEmpty();
 	}
 
 	@Test
@@ -122,9 +121,9 @@ class LockTemplateWaitingCallersIntegrationTests {
 		LockTemplate template = this.stack.template();
 		try (LockHandle held = this.otherStack.template().tryAcquire("slow", TTL, Duration.ZERO).orElseThrow()) {
 			assertThat(template.tryAcquire("slow", TTL, Duration.ofMillis(300))).isEmpty();
-			assertThat(template.getWaitingLocks()).isEmpty();
-			assertThat(template.getSettings().getWaitingLocks().waitingNow("")).isZero();
-			assertThat(template.getSettings().getWaitingLocks().mostWaitedOn(10)).singleElement()
+			assertThat(template.getEngine().getWaitingLocks()).isEmpty();
+			assertThat(template.getEngine().getWaitingCount("")).isZero();
+			assertThat(template.getEngine().getMostWaitedOnLocks(10)).singleElement()
 				.satisfies((row) -> assertThat(row.waits()).isOne());
 		}
 	}

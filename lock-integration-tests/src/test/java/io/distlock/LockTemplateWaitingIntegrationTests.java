@@ -25,10 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 
-import io.distlock.waiting.LockWaiter;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.test.RedisServerExtension;
 import io.distlock.test.LockStack;
+import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,17 +117,22 @@ class LockTemplateWaitingIntegrationTests {
 	@Test
 	void waiterWithoutNotificationsAcquiresAfterABoundedBackoff() throws Exception {
 		LockWaiter pollingWaiter = new LockWaiter(Duration.ofMillis(100), Duration.ofMillis(200));
-		LockTemplate polling = new LockTemplate(new RedisLockClient(this.stack.connectionFactory()), pollingWaiter);
-		polling.getSettings().setLeaseRenewer(this.stack.renewer());
-		LockHandle holder = polling.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
-		CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
-			polling.tryAcquire("k", TTL, LONG_BACKOFF).orElseThrow().close();
-			return System.nanoTime();
-		});
-		await().atMost(Duration.ofSeconds(5)).until(() -> pollingWaiter.waiting() == 1);
-		long releasedAt = System.nanoTime();
-		holder.close();
-		assertThat(acquiredAt.get(5, TimeUnit.SECONDS) - releasedAt).isLessThan(TimeUnit.MILLISECONDS.toNanos(1500));
+		try (LockStack pollingStack = LockStack.on(this.stack.connectionFactory())
+			.waiter(pollingWaiter)
+			.withoutReleaseNotifier()
+			.build()) {
+			LockTemplate polling = pollingStack.template();
+			LockHandle holder = polling.tryAcquire("k", TTL, Duration.ZERO).orElseThrow();
+			CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+				polling.tryAcquire("k", TTL, LONG_BACKOFF).orElseThrow().close();
+				return System.nanoTime();
+			});
+			await().atMost(Duration.ofSeconds(5)).until(() -> pollingWaiter.waiting() == 1);
+			long releasedAt = System.nanoTime();
+			holder.close();
+			assertThat(acquiredAt.get(5, TimeUnit.SECONDS) - releasedAt)
+				.isLessThan(TimeUnit.MILLISECONDS.toNanos(1500));
+		}
 	}
 
 	@Test

@@ -21,11 +21,11 @@ import java.util.List;
 import java.util.function.Function;
 
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
-import io.distlock.store.Renewal;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.Renewal;
 import io.distlock.test.LockStack;
 import io.distlock.test.RedisEndpoint;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;

@@ -33,9 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
-import io.distlock.waiting.LockWaiter;
-import io.distlock.test.RedisServerExtension;
 import io.distlock.test.LockStack;
+import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;

@@ -52,7 +52,7 @@ import org.springframework.beans.factory.DisposableBean;
  * aspect may also be configured by hand, through its own setters, for use without Spring
  * Boot. The annotation must be on the woven class's own method (directly, or on an
  * annotation of it): one declared only on an interface the class implements is not
- * matched, and the startup check ({@link LockWeavingCheck}) says so.
+ * matched, and the startup check of {@link LockAspectConfigurer} says so.
  */
 @Aspect
 public class DistributedLockedAspect extends LockAspectSupport implements DisposableBean {

@@ -44,6 +44,13 @@ import org.springframework.util.ReflectionUtils;
  * {@code distlock.aop.mode=aspectj} registers; a bean post-processor, so that it sees
  * each woven bean as it is created. The aspect itself is not a bean: as an
  * {@code @Aspect}, Spring AOP would then also apply it through proxies.
+ *
+ * <p>
+ * It also checks each bean with {@code @DistributedLocked} methods after its
+ * initialization, with no proxy to match them: it parses and validates their lock
+ * definitions, and fails the startup, naming the class, if the aspect was not woven into
+ * an annotated method (which would otherwise run unlocked) or if one is a Kotlin
+ * {@code suspend} function (woven, its body runs again at each resumption).
  */
 public final class LockAspectConfigurer
 		implements BeanPostProcessor, BeanFactoryAware, SmartInitializingSingleton, DisposableBean {
@@ -56,6 +63,8 @@ public final class LockAspectConfigurer
 
 	private final LockOperationSource source;
 
+	private final LockWeavingCheck weavingCheck;
+
 	private final Map<Class<?>, Boolean> locked = new ConcurrentHashMap<>();
 
 	/**
@@ -65,6 +74,7 @@ public final class LockAspectConfigurer
 	 */
 	public LockAspectConfigurer(LockOperationSource source, Supplier<LockTemplate> template) {
 		this.source = source;
+		this.weavingCheck = new LockWeavingCheck(source);
 		this.context.setLockOperationSource(source);
 		this.context.setLockTemplate(template);
 		this.aspect.contexts().add(this.context);
@@ -94,12 +104,15 @@ public final class LockAspectConfigurer
 	}
 
 	/**
-	 * Bind a bean with locked methods to this context's configuration: also an object
-	 * that a {@code FactoryBean} made, which is post-processed only after its
-	 * initialization.
+	 * Check that the aspect was woven into a bean's locked methods, and bind a bean with
+	 * locked methods to this context's configuration: also an object that a
+	 * {@code FactoryBean} made, which is post-processed only after its initialization.
+	 * @throws io.distlock.interceptor.InvalidLockOperationException if a locked method
+	 * was not woven, or is a Kotlin {@code suspend} function
 	 */
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		this.weavingCheck.check(bean);
 		bind(bean);
 		return bean;
 	}

@@ -29,7 +29,6 @@ import io.distlock.interceptor.LockOperation;
 import io.distlock.interceptor.LockOperationSource;
 
 import org.springframework.aop.support.AopUtils;
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
@@ -42,28 +41,29 @@ import org.springframework.util.ReflectionUtils;
  * {@link DistributedLockedAspect} was not woven into an annotated method, which would
  * otherwise run unlocked. A Kotlin {@code suspend} function is refused too: woven, its
  * body runs again at each resumption, so the aspect cannot hold one lock across it.
+ * {@link LockAspectConfigurer} runs it on each bean after its initialization.
  */
-public final class LockWeavingCheck implements BeanPostProcessor {
+final class LockWeavingCheck {
 
 	private final LockOperationSource source;
 
 	private final Set<Class<?>> checked = ConcurrentHashMap.newKeySet();
 
-	/**
-	 * Create a check of the beans' locked methods.
-	 * @param source the lock definitions, as the aspect reads them
-	 */
-	public LockWeavingCheck(LockOperationSource source) {
+	LockWeavingCheck(LockOperationSource source) {
 		this.source = source;
 	}
 
-	@Override
-	public Object postProcessAfterInitialization(Object bean, String beanName) {
+	/**
+	 * Check the locked methods of a bean's class, once per class.
+	 * @param bean the bean, initialized
+	 * @throws InvalidLockOperationException if a locked method was not woven, or is a
+	 * Kotlin {@code suspend} function
+	 */
+	void check(Object bean) {
 		Class<?> userClass = ClassUtils.getUserClass(AopUtils.getTargetClass(bean));
 		if (this.checked.add(userClass) && this.source.isCandidateClass(userClass)) {
 			check(userClass);
 		}
-		return bean;
 	}
 
 	private void check(Class<?> userClass) {

@@ -20,16 +20,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.HeldLock;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
-import io.distlock.HeldLock;
 import io.distlock.LockListener;
 import io.distlock.LockRequest;
 import io.distlock.lease.Lease;
@@ -65,11 +64,9 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 
 	private final ReleaseHooks releaseHooks = new ReleaseHooks();
 
-	private volatile @Nullable Tracking tracking;
+	private final HoldRelease release;
 
-	// Set by extend(): the minimum hold, counted from the acquisition, that replaces the
-	// request's.
-	private volatile @Nullable Duration minHoldSinceAcquired;
+	private volatile @Nullable Tracking tracking;
 
 	DefaultLockHandle(String key, String resource, String ownerToken, long fencingToken, LockClient client,
 			LockListener listener) {
@@ -85,6 +82,7 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 		this.fencingToken = fencingToken;
 		this.client = client;
 		this.hold = new HoldState(key, name, fencingToken, listener, logger, () -> this.lost.complete(null));
+		this.release = new HoldRelease(key, resource, ownerToken, client, kind, this.hold, this.releaseHooks);
 	}
 
 	@Override
@@ -174,7 +172,7 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 			return false;
 		}
 		this.hold.lease().extended(sentAt, leaseTime);
-		this.minHoldSinceAcquired = this.hold.held().plus(minHold);
+		this.release.holdAtLeast(this.hold.held().plus(minHold));
 		return true;
 	}
 
@@ -230,63 +228,13 @@ final class DefaultLockHandle implements LockHandle, HeldLockRegistry.Entry {
 		if (previous == HoldState.State.RELEASED) {
 			return;
 		}
-		// Cleanup on an interrupted thread (a cancelled task, a stopping component) still
-		// releases: the Redis client would abandon the call, leaving the lock to its ttl.
-		// The interrupt is set aside for the release, and kept.
-		boolean interrupted = Thread.interrupted();
-		try {
-			release(previous);
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	private void release(HoldState.State previous) {
 		Tracking tracking = this.tracking;
-		if (tracking != null) {
-			tracking.untrack().accept(this);
-		}
-		this.releaseHooks.runBefore();
-		Duration held = this.hold.held();
-		Duration minHold = this.minHoldSinceAcquired;
-		if (minHold == null) {
-			minHold = (tracking != null) ? tracking.request().minHold() : Duration.ZERO;
-		}
-		Duration keep = minHold.minus(held);
-		boolean keepHeld = keep.toMillis() > 0;
-		boolean released;
-		try {
-			// Before its minimum hold time, the lock is not deleted but left to expire
-			// then: owner-checked, like a release, and without waking anyone early.
-			BooleanSupplier release = this.releaseHooks.release();
-			released = keepHeld ? this.client.renew(leaseKey(), this.ownerToken, keep)
-					: (release != null) ? release.getAsBoolean() : this.kind.release(this.resource, this.ownerToken);
-		}
-		catch (RuntimeException ex) {
-			// Released or not, the lock ends here for this handle: it is never closed
-			// again, and its lease is no longer renewed.
-			this.hold.releaseFailed(held, ex);
-			this.hold.stopHolding("failed", ex);
-			throw (ex instanceof LockBackendException backendFailure)
-					? LockBackendException.forKey(this.key, backendFailure) : ex;
-		}
-		if (released) {
-			if (!keepHeld) {
-				this.releaseHooks.runAfter();
+		Duration requestedMinHold = (tracking != null) ? tracking.request().minHold() : Duration.ZERO;
+		this.release.release(previous, requestedMinHold, () -> {
+			if (tracking != null) {
+				tracking.untrack().accept(this);
 			}
-			if (keepHeld && logger.isDebugEnabled()) {
-				logger.debug("Lock '" + this.key + "' stays held for the remaining " + keep.toMillis()
-						+ "ms of its minimum hold time");
-			}
-			this.hold.released(held);
-			this.hold.stopHolding("released", null);
-			return;
-		}
-		this.hold.releaseMismatched(previous, held);
-		this.hold.stopHolding("mismatch", null);
+		});
 	}
 
 	@Override

@@ -29,14 +29,14 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.util.context.Context;
 
-import io.distlock.reactive.ReactiveLockHandle;
 import io.distlock.HeldLock;
 import io.distlock.LockBackendException;
 import io.distlock.LockListener;
-import io.distlock.LockRequest;
 import io.distlock.LockMode;
-import io.distlock.store.ReactiveLockClient;
+import io.distlock.LockRequest;
 import io.distlock.lease.Lease;
+import io.distlock.reactive.ReactiveLockHandle;
+import io.distlock.store.ReactiveLockClient;
 
 /**
  * The {@link ReactiveLockHandle} of one acquisition by a {@code ReactiveLockTemplate}:

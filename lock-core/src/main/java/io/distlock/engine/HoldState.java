@@ -16,6 +16,7 @@
 
 package io.distlock.engine;
 
+import java.util.Objects;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executor;
@@ -29,8 +30,8 @@ import org.jspecify.annotations.Nullable;
 import io.distlock.HeldLock;
 import io.distlock.LockEvent;
 import io.distlock.LockListener;
-import io.distlock.LockRequest;
 import io.distlock.LockMode;
+import io.distlock.LockRequest;
 import io.distlock.observation.LockObservationContext;
 
 /**
@@ -82,7 +83,7 @@ final class HoldState {
 	}
 
 	State state() {
-		return this.state.get();
+		return Objects.requireNonNull(this.state.get());
 	}
 
 	/**

@@ -17,7 +17,6 @@
 package io.distlock.engine;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -33,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * Each thread holds a {@link QueueTicket}; exactly one ticket at a time is
  * <em>active</em>: contending in the store, holding the lock, or handing it over. The
  * tickets behind it wait for their turn or for a lock handed to them, up to their
- * deadline.
+ * deadline. The queue guards its {@link TicketLine} with its lock; a {@link TicketWait}
+ * makes the tickets wait for their turn.
  */
 final class LocalQueue {
 
@@ -41,21 +41,13 @@ final class LocalQueue {
 	// that an application whose waiter has not announced itself yet gets a chance.
 	static final long MAX_STREAK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-	// How long the next waiter of this application stays back after the lock was let
-	// go for others, so that a waiter elsewhere, woken by the release, gets there first.
-	static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-
 	private final String resource;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private final ArrayDeque<QueueTicket> waiting = new ArrayDeque<>();
+	private final TicketLine line = new TicketLine();
 
-	private @Nullable QueueTicket active;
-
-	private long streakStart;
-
-	private boolean streaking;
+	private final TicketWait wait = new TicketWait(this.lock, this.line);
 
 	// Tickets entered and not yet done; read and written in LocalQueues' map compute
 	// only.
@@ -75,7 +67,7 @@ final class LocalQueue {
 	int waiting() {
 		this.lock.lock();
 		try {
-			return this.waiting.size();
+			return this.line.waiting();
 		}
 		finally {
 			this.lock.unlock();
@@ -90,13 +82,7 @@ final class LocalQueue {
 		QueueTicket ticket = new QueueTicket(this, this.lock, ownerToken, ttl, renewed);
 		this.lock.lock();
 		try {
-			if (this.active == null) {
-				this.active = ticket;
-				ticket.state = QueueTicket.State.CONTENDING;
-			}
-			else {
-				this.waiting.add(ticket);
-			}
+			this.line.enter(ticket);
 			return ticket;
 		}
 		finally {
@@ -114,123 +100,7 @@ final class LocalQueue {
 	 * @throws InterruptedException if interrupted while waiting (the ticket is done)
 	 */
 	Turn await(QueueTicket ticket, long deadline) throws InterruptedException {
-		this.lock.lock();
-		try {
-			while (true) {
-				long now = System.nanoTime();
-				long left = deadline - now;
-				switch (ticket.state) {
-					case HOLDING:
-						return Turn.HANDED_OVER;
-					case CONTENDING:
-						long pause = ticket.pauseUntil - now;
-						if (pause <= 0 || left <= 0) {
-							return Turn.CONTEND;
-						}
-						awaitNanos(ticket, Math.min(pause, left));
-						break;
-					case HANDING:
-						// Interrupted before or during the wait (which keeps the flag
-						// set).
-						boolean interrupted = Thread.interrupted();
-						ticket.turn.awaitUninterruptibly();
-						interrupted |= Thread.interrupted();
-						if (interrupted) {
-							ticket.abandoned = true;
-							Thread.currentThread().interrupt();
-						}
-						break;
-					case WAITING:
-						if (left <= 0) {
-							this.waiting.remove(ticket);
-							ticket.state = QueueTicket.State.DONE;
-							watchLease();
-							return Turn.TIMED_OUT;
-						}
-						long leaseLeft = leaseLeft(now);
-						if (leaseLeft <= 0 && this.waiting.peekFirst() == ticket) {
-							// The holder's lease ran out: the lock goes to whoever asks
-							// in the store, this ticket first among the threads here.
-							leaseEnded();
-							break;
-						}
-						long wait = (leaseLeft > 0) ? Math.min(left, leaseLeft) : left;
-						ticket.wakeAtNanos = now + wait;
-						awaitNanos(ticket, wait);
-						break;
-					default:
-						throw new IllegalStateException("QueueTicket " + ticket.state + " cannot wait");
-				}
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * Return how long the lease of the holding ticket has left when it is not renewed, or
-	 * {@link Long#MAX_VALUE} while no such lease runs.
-	 */
-	private long leaseLeft(long now) {
-		QueueTicket holder = this.active;
-		if (holder == null || holder.state != QueueTicket.State.HOLDING || holder.renewed()) {
-			return Long.MAX_VALUE;
-		}
-		return holder.leaseEndNanos - now;
-	}
-
-	/**
-	 * The lease of the holding ticket, not renewed, ran out while its code runs on: the
-	 * first waiting ticket contends in the store, as it would have without this queue.
-	 * The holder's release later hands nothing over and lets nobody else in.
-	 */
-	private void leaseEnded() {
-		QueueTicket holder = this.active;
-		if (holder != null) {
-			holder.state = QueueTicket.State.LOST;
-			this.streaking = false;
-			promoteNext(holder, false);
-		}
-	}
-
-	/**
-	 * Wake the first waiting ticket when the lease of the holder, not renewed, runs out
-	 * before that ticket would wake anyway.
-	 */
-	private void watchLease() {
-		QueueTicket first = this.waiting.peekFirst();
-		long now = System.nanoTime();
-		long leaseLeft = leaseLeft(now);
-		if (first != null && leaseLeft != Long.MAX_VALUE && now + leaseLeft - first.wakeAtNanos < 0) {
-			first.turn.signal();
-		}
-	}
-
-	private void awaitNanos(QueueTicket ticket, long nanos) throws InterruptedException {
-		try {
-			ticket.turn.awaitNanos(nanos);
-		}
-		catch (InterruptedException ex) {
-			if (ticket.state == QueueTicket.State.HANDING || ticket.state == QueueTicket.State.HOLDING) {
-				// The lock is (being) handed to it: the caller gives it back.
-				ticket.abandoned = true;
-				Thread.currentThread().interrupt();
-				return;
-			}
-			boolean waited = ticket.state == QueueTicket.State.WAITING;
-			if (waited) {
-				this.waiting.remove(ticket);
-			}
-			else {
-				promoteNext(ticket, false);
-			}
-			ticket.state = QueueTicket.State.DONE;
-			if (waited) {
-				watchLease();
-			}
-			throw ex;
-		}
+		return this.wait.await(ticket, deadline);
 	}
 
 	/**
@@ -240,16 +110,7 @@ final class LocalQueue {
 	void contended(QueueTicket ticket, boolean acquired, long sentAtNanos) {
 		this.lock.lock();
 		try {
-			if (acquired) {
-				ticket.state = QueueTicket.State.HOLDING;
-				ticket.leaseEndNanos = sentAtNanos + ticket.ttl().toNanos();
-				this.streaking = false;
-				watchLease();
-			}
-			else {
-				promoteNext(ticket, false);
-				ticket.state = QueueTicket.State.DONE;
-			}
+			this.line.contended(ticket, acquired, sentAtNanos);
 		}
 		finally {
 			this.lock.unlock();
@@ -264,22 +125,7 @@ final class LocalQueue {
 	@Nullable QueueTicket beginRelease(QueueTicket holder) {
 		this.lock.lock();
 		try {
-			if (holder.state != QueueTicket.State.HOLDING) {
-				return null;
-			}
-			holder.state = QueueTicket.State.RELEASING;
-			QueueTicket next = this.waiting.peekFirst();
-			long now = System.nanoTime();
-			if (next == null || (this.streaking && now - this.streakStart > MAX_STREAK_NANOS)) {
-				return null;
-			}
-			this.waiting.pollFirst();
-			next.state = QueueTicket.State.HANDING;
-			if (!this.streaking) {
-				this.streaking = true;
-				this.streakStart = now;
-			}
-			return next;
+			return this.line.beginRelease(holder);
 		}
 		finally {
 			this.lock.unlock();
@@ -292,14 +138,7 @@ final class LocalQueue {
 	void handedOver(QueueTicket holder, QueueTicket next, long fencingToken, long sentAtNanos) {
 		this.lock.lock();
 		try {
-			next.fencingToken = fencingToken;
-			next.sentAtNanos = sentAtNanos;
-			next.leaseEndNanos = sentAtNanos + next.ttl().toNanos();
-			next.state = QueueTicket.State.HOLDING;
-			this.active = next;
-			holder.state = QueueTicket.State.DONE;
-			next.turn.signal();
-			watchLease();
+			this.line.handedOver(holder, next, fencingToken, sentAtNanos);
 		}
 		finally {
 			this.lock.unlock();
@@ -315,11 +154,7 @@ final class LocalQueue {
 	void notHandedOver(QueueTicket next) {
 		this.lock.lock();
 		try {
-			if (next.state == QueueTicket.State.HANDING) {
-				this.waiting.addFirst(next);
-				next.state = QueueTicket.State.WAITING;
-				next.turn.signal();
-			}
+			this.line.notHandedOver(next);
 		}
 		finally {
 			this.lock.unlock();
@@ -334,13 +169,7 @@ final class LocalQueue {
 	void released(QueueTicket holder, boolean pause) {
 		this.lock.lock();
 		try {
-			boolean wasActive = holder.state == QueueTicket.State.RELEASING;
-			holder.state = QueueTicket.State.DONE;
-			if (wasActive) {
-				pause = pause || (this.streaking && this.waiting.peekFirst() != null);
-				this.streaking = false;
-				promoteNext(holder, pause);
-			}
+			this.line.released(holder, pause);
 		}
 		finally {
 			this.lock.unlock();
@@ -354,27 +183,10 @@ final class LocalQueue {
 	void lost(QueueTicket holder) {
 		this.lock.lock();
 		try {
-			if (holder.state == QueueTicket.State.HOLDING) {
-				holder.state = QueueTicket.State.LOST;
-				this.streaking = false;
-				promoteNext(holder, false);
-			}
+			this.line.lost(holder);
 		}
 		finally {
 			this.lock.unlock();
-		}
-	}
-
-	private void promoteNext(QueueTicket previous, boolean pause) {
-		if (this.active != previous) {
-			return;
-		}
-		QueueTicket next = this.waiting.pollFirst();
-		this.active = next;
-		if (next != null) {
-			next.state = QueueTicket.State.CONTENDING;
-			next.pauseUntil = pause ? System.nanoTime() + PAUSE_NANOS : 0;
-			next.turn.signal();
 		}
 	}
 

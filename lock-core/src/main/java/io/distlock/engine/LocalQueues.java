@@ -23,8 +23,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.LockRequest;
 import io.distlock.LockMode;
+import io.distlock.LockRequest;
 import io.distlock.store.AcquireResult;
 import io.distlock.store.HandoverLockClient;
 import io.distlock.store.LockClient;
@@ -90,7 +90,7 @@ final class LocalQueues {
 	 * lock, which it then gives back through {@link #release}
 	 * @throws InterruptedException if interrupted; no lock is left behind
 	 */
-	Attempt acquire(QueueTicket ticket, LockAcquirer acquirer, LockKind kind, long deadline)
+	Attempt acquire(QueueTicket ticket, StoreAcquirer acquirer, LockKind kind, long deadline)
 			throws InterruptedException {
 		LocalQueue queue = ticket.queue();
 		boolean holding = false;
@@ -162,9 +162,8 @@ final class LocalQueues {
 				// Before any further store call: the next thread's wait time runs again.
 				queue.notHandedOver(next);
 				if (failure != null) {
-					// Whether it happened is unknown: give back what the next owner may
-					// hold, then release as usual (retried while a cluster slot
-					// migrates); the next thread contends in the store.
+					// Unknown if it took place: give back what the next owner may hold,
+					// release as usual (retried in slot migrations); the next contends.
 					giveBack(client, resource, next.ownerToken(), failure);
 				}
 				if (outcome instanceof HandoverLockClient.NotHeld) {

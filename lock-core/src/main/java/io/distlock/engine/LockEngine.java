@@ -16,21 +16,29 @@
 
 package io.distlock.engine;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.HeldLock;
+import io.distlock.LockAdministration;
 import io.distlock.LockBusyCallback;
 import io.distlock.LockCallback;
 import io.distlock.LockHandle;
-import io.distlock.LockListener;
+import io.distlock.LockKeys;
 import io.distlock.LockRequest;
+import io.distlock.LockSettings;
+import io.distlock.LockStatistics;
 import io.distlock.MultiLockCallback;
 import io.distlock.MultiLockHandle;
 import io.distlock.MultiLockRequest;
+import io.distlock.WaitedOnLock;
+import io.distlock.WaitingLock;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.store.LockClient;
 import io.distlock.store.LockState;
 import io.distlock.store.PermitLockClient;
@@ -40,50 +48,137 @@ import io.distlock.waiting.LockWaiter;
 import org.springframework.util.Assert;
 
 /**
- * The engine under the blocking front doors ({@code LockTemplate}, and through it
- * {@code @DistributedLocked} methods and {@code LeaderElection}): one acquisition
- * pipeline for one key, several keys and async work, the release policies, and the
- * administration of held locks. It checks the arguments of the calls it runs.
+ * The lock engine of an application: the one object that its front doors
+ * ({@code LockTemplate}, {@code ReactiveLockTemplate}, {@code LeaderElection}, and
+ * through them {@code @DistributedLocked} methods and the ShedLock and Spring Integration
+ * adapters) are views of. It owns what they share: the registry of held locks, the
+ * callers that wait, the owner tokens, one local queue per key, the statistics and the
+ * lease renewer; and it runs one acquisition pipeline for one key, several keys and async
+ * work, with the release policies.
  *
  * <p>
- * For the front doors of distlock only; applications use {@code LockTemplate}.
+ * Spring Boot declares one as a bean; without Spring Boot, create one per store and build
+ * the front doors on it. Its {@code acquire} and {@code execute} methods are the front
+ * doors' entry points: applications call them through {@code LockTemplate}. It checks the
+ * arguments of the calls it runs.
+ *
+ * @see io.distlock.LockTemplate#LockTemplate(LockEngine)
  */
-public final class LockEngine {
+public final class LockEngine implements LockAdministration {
 
-	private final LockStack stack;
+	private final EngineParts parts;
 
-	private final LockPipeline pipeline;
+	private final AcquisitionPipeline pipeline;
 
-	private final MultiKeyAcquisition multiKey;
+	private final MultiKeyPipeline multiKey;
 
-	private final LockExecution execution;
+	private final SyncReleasePolicy execution;
 
-	private final AsyncLockExecution async;
+	private final AsyncReleasePolicy async;
 
-	private final LockAdministration administration;
+	private final LockInspection inspection;
 
 	/**
-	 * Create an engine over the given store and waiter.
+	 * Create an engine over the given store, with the default settings, a waiter that
+	 * polls busy locks every 500 ms when no release notification wakes it, and a lease
+	 * renewer of its own.
 	 * @param client the lock store
-	 * @param waiter the waiter that parks callers of a busy lock
-	 * @param settings the settings shared with other front doors
-	 * @param ownListener the front door's own listener, told before those of the settings
 	 */
-	public LockEngine(LockClient client, LockWaiter waiter, LockSettings settings, LockListener ownListener) {
-		this.stack = new LockStack(client, waiter, settings, ownListener);
-		this.pipeline = new LockPipeline(this.stack);
-		this.multiKey = new MultiKeyAcquisition(this.stack, this.pipeline);
-		this.execution = new LockExecution(this.stack, this.pipeline, this.multiKey);
-		this.async = new AsyncLockExecution((request, start) -> this.pipeline.take(request, start, true));
-		this.administration = new LockAdministration(this.stack);
+	public LockEngine(LockClient client) {
+		this(client, new LockWaiter(Duration.ofMillis(500)), LockSettings.defaults());
 	}
 
 	/**
-	 * Return the settings this engine reads on every acquisition.
-	 * @return the settings
+	 * Create an engine over the given store and waiter, with a lease renewer of its own
+	 * (with a maximum hold time of one hour).
+	 * @param client the lock store
+	 * @param waiter the waiter that parks callers of a busy lock, which release
+	 * notifications signal
+	 * @param settings the settings
 	 */
+	public LockEngine(LockClient client, LockWaiter waiter, LockSettings settings) {
+		this(client, waiter, settings, EngineParts.defaultRenewer(checked(client)));
+	}
+
+	/**
+	 * Create an engine over the given store and waiter, whose auto-renewed locks the
+	 * given lease renewer renews.
+	 * @param client the lock store
+	 * @param waiter the waiter that parks callers of a busy lock, which release
+	 * notifications signal
+	 * @param settings the settings
+	 * @param leaseRenewer the watchdog of the auto-renewed locks
+	 */
+	public LockEngine(LockClient client, LockWaiter waiter, LockSettings settings, LeaseRenewer leaseRenewer) {
+		this(new EngineParts(checked(client), notNull(waiter, "waiter"), notNull(settings, "settings"),
+				notNull(leaseRenewer, "leaseRenewer")));
+	}
+
+	private LockEngine(EngineParts parts) {
+		this.parts = parts;
+		this.pipeline = new AcquisitionPipeline(parts);
+		this.multiKey = new MultiKeyPipeline(parts, this.pipeline);
+		this.execution = new SyncReleasePolicy(parts, this.pipeline, this.multiKey);
+		this.async = new AsyncReleasePolicy((request, start) -> this.pipeline.take(request, start, true));
+		this.inspection = new LockInspection(parts);
+	}
+
+	EngineParts parts() {
+		return this.parts;
+	}
+
+	private static LockClient checked(LockClient client) {
+		return notNull(client, "client");
+	}
+
+	private static <T> T notNull(T value, String name) {
+		Assert.notNull(value, () -> "'" + name + "' must not be null");
+		return value;
+	}
+
+	/**
+	 * Return a view of this engine that shares all it owns but renews its auto-renewed
+	 * locks with another lease renewer: leader election renews its lock without the
+	 * maximum hold time of the application's renewer.
+	 * @param leaseRenewer the lease renewer of the view
+	 * @return the view
+	 */
+	public LockEngine withLeaseRenewer(LeaseRenewer leaseRenewer) {
+		return new LockEngine(this.parts.withRenewer(notNull(leaseRenewer, "leaseRenewer")));
+	}
+
+	@Override
 	public LockSettings getSettings() {
-		return this.stack.settings();
+		return this.parts.settings();
+	}
+
+	/**
+	 * Return the lock store.
+	 * @return the store
+	 */
+	public LockClient getClient() {
+		return this.parts.client();
+	}
+
+	/**
+	 * Return the waiter that parks callers of a busy lock.
+	 * @return the waiter
+	 */
+	public LockWaiter getWaiter() {
+		return this.parts.waiter();
+	}
+
+	/**
+	 * Return the watchdog of the auto-renewed locks.
+	 * @return the lease renewer
+	 */
+	public LeaseRenewer getLeaseRenewer() {
+		return this.parts.renewer();
+	}
+
+	@Override
+	public LockStatistics getStatistics() {
+		return this.parts.statistics();
 	}
 
 	/**
@@ -173,47 +268,72 @@ public final class LockEngine {
 	 * @return the bound lock, or {@code null}
 	 */
 	public @Nullable LockHandle findBoundLock(String key) {
-		return BoundLocks.find(this.stack.client(), this.stack.resource(key));
+		return BoundLocks.find(this.parts.client(), this.parts.resource(key));
 	}
 
 	/**
 	 * Return the locks held through every front door of this engine's settings.
 	 * @return a snapshot, oldest first
 	 */
+	@Override
 	public List<HeldLock> getHeldLocks() {
-		return this.stack.settings().heldLocks().describe(this.stack.renewer().getClock().instant());
+		return this.parts.heldLocks().describe(this.parts.renewer().getClock().instant());
+	}
+
+	@Override
+	public List<WaitingLock> getWaitingLocks() {
+		return this.parts.waitingLocks().describe();
+	}
+
+	@Override
+	public List<WaitedOnLock> getMostWaitedOnLocks(int limit) {
+		return this.parts.waitingLocks().mostWaitedOn(limit);
+	}
+
+	@Override
+	public int getWaitingCount(String name) {
+		return this.parts.waitingLocks().waitingNow(name);
+	}
+
+	@Override
+	public void forEachWaitedOnName(Consumer<String> listener) {
+		this.parts.waitingLocks().forEachName(listener);
 	}
 
 	/**
 	 * Release every lock held through the front doors of this engine's settings.
 	 * @return how many were released
 	 */
+	@Override
 	public int releaseHeldLocks() {
-		return this.stack.settings().heldLocks().releaseAll("by releaseHeldLocks() (shutdown)");
+		return this.parts.heldLocks().releaseAll("by releaseHeldLocks() (shutdown)");
 	}
 
 	/**
 	 * Tell whether the store takes locks in arrival order.
 	 * @return whether fair requests can be served
 	 */
+	@Override
 	public boolean supportsFairLocks() {
-		return this.stack.acquirer().supportsFair();
+		return this.parts.acquirer().supportsFair();
 	}
 
 	/**
 	 * Tell whether the store holds keys for reading.
 	 * @return whether the store is a {@link ReadWriteLockClient}
 	 */
+	@Override
 	public boolean supportsReadLocks() {
-		return this.stack.client() instanceof ReadWriteLockClient;
+		return this.parts.client() instanceof ReadWriteLockClient;
 	}
 
 	/**
 	 * Tell whether the store hands out a key as several permits.
 	 * @return whether the store is a {@link PermitLockClient}
 	 */
+	@Override
 	public boolean supportsPermits() {
-		return this.stack.client() instanceof PermitLockClient;
+		return this.parts.client() instanceof PermitLockClient;
 	}
 
 	/**
@@ -222,7 +342,7 @@ public final class LockEngine {
 	 * @return the number of local waiters
 	 */
 	public int localWaiters(String key) {
-		return this.stack.localQueues().waiting(this.stack.resource(key));
+		return this.parts.localQueues().waiting(this.parts.resource(key));
 	}
 
 	/**
@@ -230,7 +350,7 @@ public final class LockEngine {
 	 * @return the number of local queues
 	 */
 	public int localQueues() {
-		return this.stack.localQueues().size();
+		return this.parts.localQueues().size();
 	}
 
 	/**
@@ -238,8 +358,10 @@ public final class LockEngine {
 	 * @param key the lock key, without the key prefix
 	 * @return its state
 	 */
+	@Override
 	public LockState inspect(String key) {
-		return this.administration.inspect(key);
+		LockKeys.validate(key);
+		return this.inspection.inspect(key);
 	}
 
 	/**
@@ -247,8 +369,10 @@ public final class LockEngine {
 	 * @param key the lock key, without the key prefix
 	 * @return whether a lock was removed
 	 */
+	@Override
 	public boolean forceRelease(String key) {
-		return this.administration.forceRelease(key);
+		LockKeys.validate(key);
+		return this.inspection.forceRelease(key);
 	}
 
 }

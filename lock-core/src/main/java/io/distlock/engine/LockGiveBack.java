@@ -37,7 +37,7 @@ final class LockGiveBack {
 	 */
 	static final Executor SHARED_EXECUTOR = executor();
 
-	private static final Log logger = LogFactory.getLog(LockAcquirer.class);
+	private static final Log logger = LogFactory.getLog(StoreAcquirer.class);
 
 	private final Executor executor;
 

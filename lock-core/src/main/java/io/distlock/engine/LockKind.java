@@ -18,8 +18,8 @@ package io.distlock.engine;
 
 import java.time.Duration;
 
-import io.distlock.LockRequest;
 import io.distlock.LockMode;
+import io.distlock.LockRequest;
 import io.distlock.store.AcquireResult;
 import io.distlock.store.LockClient;
 import io.distlock.store.PermitLockClient;

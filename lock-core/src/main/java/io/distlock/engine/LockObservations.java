@@ -19,7 +19,10 @@ package io.distlock.engine;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockSettings;
+import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationContext;
+import io.distlock.observation.LockObservationConvention;
 
 /**
  * Starts and stops the observations of lock phases, for every front door alike: named and
@@ -28,6 +31,8 @@ import io.distlock.observation.LockObservationContext;
 final class LockObservations {
 
 	private final LockSettings settings;
+
+	private final LockObservationConvention defaultConvention = new DefaultLockObservationConvention();
 
 	LockObservations(LockSettings settings) {
 		this.settings = settings;
@@ -52,8 +57,8 @@ final class LockObservations {
 	}
 
 	private Observation create(LockObservationContext.Phase phase, String key, String name) {
-		return Observation.createNotStarted(this.settings.customConvention(), this.settings.defaultConvention(),
-				() -> new LockObservationContext(phase, key, name), this.settings.observationRegistry());
+		return Observation.createNotStarted(this.settings.getObservationConvention(), this.defaultConvention,
+				() -> new LockObservationContext(phase, key, name), this.settings.getObservationRegistry());
 	}
 
 	/**

@@ -16,6 +16,7 @@
 
 package io.distlock.engine;
 
+import java.util.Objects;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +38,7 @@ record ReactiveBoundLocks(List<Bound> locks) {
 	private static final ReactiveBoundLocks NONE = new ReactiveBoundLocks(List.of());
 
 	static ReactiveBoundLocks in(ContextView context) {
-		return context.getOrDefault(CONTEXT_KEY, NONE);
+		return Objects.requireNonNull(context.getOrDefault(CONTEXT_KEY, NONE));
 	}
 
 	/**

@@ -28,42 +28,41 @@ import reactor.core.scheduler.Schedulers;
 
 import io.distlock.HeldLock;
 import io.distlock.LockAcquisitionException;
-import io.distlock.LockRequest;
 import io.distlock.LockMode;
-import io.distlock.store.ReactiveLockClient;
+import io.distlock.LockRequest;
 import io.distlock.reactive.ReactiveLockHandle;
-import io.distlock.waiting.LockWaiter;
+import io.distlock.store.ReactiveLockClient;
 
 import org.springframework.util.Assert;
 
 /**
  * The engine under {@code ReactiveLockTemplate}: the reactive acquisition pipeline,
  * re-entry through the Reactor context, and the release policy of reactive work, on the
- * same {@link LockSettings} and held-lock registry as the blocking front doors. It checks
- * that a request is one it can serve: exclusive or write, not fair, without a minimum
- * hold time.
+ * same settings and held-lock registry as the blocking front doors. It checks that a
+ * request is one it can serve: exclusive or write, not fair, without a minimum hold time.
  *
  * <p>
  * For the front doors of distlock only; applications use {@code ReactiveLockTemplate}.
  */
 public final class ReactiveLockEngine {
 
-	private final ReactiveAcquisition acquisition;
+	private final ReactivePipeline acquisition;
 
-	private final LockSettings settings;
+	private final EngineParts parts;
 
 	/**
-	 * Create an engine over the given reactive store.
+	 * Create the reactive pipeline of the given engine over a reactive store of the same
+	 * locks: it shares the engine's settings, registries, waiter and lease renewer.
 	 * @param client the reactive lock store
-	 * @param waiter the waiter that release notifications signal
-	 * @param settings the settings shared with other front doors; its lease renewer
-	 * renews the leases
+	 * @param engine the engine
 	 * @param timers the scheduler of backoff timers
 	 */
-	public ReactiveLockEngine(ReactiveLockClient client, LockWaiter waiter, LockSettings settings, Scheduler timers) {
-		this.settings = settings;
-		this.acquisition = new ReactiveAcquisition(client, waiter, settings, timers);
-		this.acquisition.renewer();
+	public ReactiveLockEngine(ReactiveLockClient client, LockEngine engine, Scheduler timers) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(engine, "'engine' must not be null");
+		Assert.notNull(timers, "'timers' must not be null");
+		this.parts = engine.parts();
+		this.acquisition = new ReactivePipeline(client, this.parts, timers);
 	}
 
 	/**
@@ -96,7 +95,7 @@ public final class ReactiveLockEngine {
 			Function<? super ReactiveLockHandle, ? extends @Nullable Publisher<T>> action,
 			Function<? super LockAcquisitionException, ? extends @Nullable Publisher<T>> whenBusy) {
 		assertArguments(request, action, whenBusy);
-		ReactiveAcquisition acquisition = this.acquisition;
+		ReactivePipeline acquisition = this.acquisition;
 		return Flux.deferContextual((context) -> {
 			ReactiveBoundLocks held = ReactiveBoundLocks.in(context);
 			HeldReactiveLock outer = held.find(acquisition.client(), acquisition.resource(request.key()));
@@ -141,7 +140,7 @@ public final class ReactiveLockEngine {
 	 * @return a snapshot, oldest first
 	 */
 	public List<HeldLock> getHeldLocks() {
-		return this.settings.heldLocks().describe(this.acquisition.renewer().getClock().instant());
+		return this.parts.heldLocks().describe(this.acquisition.renewer().getClock().instant());
 	}
 
 	/**
@@ -149,7 +148,7 @@ public final class ReactiveLockEngine {
 	 * @return how many were released
 	 */
 	public Mono<Integer> releaseHeldLocks() {
-		return Mono.fromCallable(() -> this.settings.heldLocks().releaseAll("by releaseHeldLocks() (shutdown)"))
+		return Mono.fromCallable(() -> this.parts.heldLocks().releaseAll("by releaseHeldLocks() (shutdown)"))
 			.subscribeOn(Schedulers.boundedElastic());
 	}
 

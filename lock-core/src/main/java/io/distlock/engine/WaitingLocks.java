@@ -47,17 +47,17 @@ import org.springframework.util.Assert;
  * counted under {@value #OTHER_NAMES}, so that a name made of data cannot grow the counts
  * without bound.
  */
-public final class WaitingLocks {
+final class WaitingLocks {
 
 	/**
 	 * How many lock names are counted apart.
 	 */
-	public static final int MAX_NAMES = 500;
+	static final int MAX_NAMES = 500;
 
 	/**
 	 * The name under which callers of names beyond {@value #MAX_NAMES} are counted.
 	 */
-	public static final String OTHER_NAMES = "(other)";
+	static final String OTHER_NAMES = "(other)";
 
 	private final Set<Waiting> waiting = ConcurrentHashMap.newKeySet();
 
@@ -112,7 +112,7 @@ public final class WaitingLocks {
 	 * @param name a lock name, empty for unnamed locks, or {@value #OTHER_NAMES}
 	 * @return the number of waiting callers
 	 */
-	public int waitingNow(String name) {
+	int waitingNow(String name) {
 		Counts counts = this.names.get(name);
 		return (counts != null) ? counts.waitingNow.get() : 0;
 	}
@@ -122,7 +122,7 @@ public final class WaitingLocks {
 	 * whenever one is waited for the first time: for a gauge per name.
 	 * @param listener called with each name, empty for unnamed locks
 	 */
-	public void forEachName(Consumer<String> listener) {
+	void forEachName(Consumer<String> listener) {
 		Assert.notNull(listener, "'listener' must not be null");
 		this.nameListeners.add(listener);
 		this.names.keySet().forEach(listener);
@@ -132,7 +132,7 @@ public final class WaitingLocks {
 	 * Return the callers waiting now, those waiting longest first.
 	 * @return a snapshot
 	 */
-	public List<WaitingLock> describe() {
+	List<WaitingLock> describe() {
 		Instant now = this.clock.instant();
 		long nanos = System.nanoTime();
 		List<WaitingLock> described = new ArrayList<>();
@@ -150,7 +150,7 @@ public final class WaitingLocks {
 	 * @param limit how many names at most
 	 * @return at most {@code limit} rows
 	 */
-	public List<WaitedOnLock> mostWaitedOn(int limit) {
+	List<WaitedOnLock> mostWaitedOn(int limit) {
 		List<WaitedOnLock> rows = new ArrayList<>();
 		this.names.forEach((name, counts) -> rows.add(new WaitedOnLock(name, counts.waitingNow.get(),
 				counts.waits.sum(), Duration.ofNanos(counts.waitNanos.sum()))));

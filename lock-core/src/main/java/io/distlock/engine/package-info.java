@@ -22,9 +22,8 @@
  * <p>
  * Applications use the front doors ({@code io.distlock.LockTemplate},
  * {@code io.distlock.reactive.ReactiveLockTemplate}, {@code io.distlock.leader}) and
- * {@link io.distlock.engine.LockSettings}, the settings those share. The other public
- * types here are entry points for those front doors, not API: they may change in any
- * release.
+ * {@link io.distlock.LockSettings}, the settings those share. The other public types here
+ * are entry points for those front doors, not API: they may change in any release.
  */
 @NullMarked
 package io.distlock.engine;

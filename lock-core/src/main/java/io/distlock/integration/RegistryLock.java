@@ -18,7 +18,6 @@ package io.distlock.integration;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ConcurrentModificationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -29,7 +28,6 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockHandle;
 import io.distlock.LockOperations;
 import io.distlock.LockRequest;
-import io.distlock.engine.BoundLocks;
 
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.util.Assert;
@@ -37,9 +35,9 @@ import org.springframework.util.Assert;
 /**
  * The {@link DistributedLock} of one key of a {@link DistlockLockRegistry}: a local
  * re-entrant lock, so that one thread of this application holds it at a time and
- * re-enters it, and the distlock lock that the outermost hold takes and releases. A
- * re-entry never takes another distlock lock: the outer hold keeps its handle, and its
- * final unlock reports a loss.
+ * re-enters it, and the distlock lock that the outermost hold takes and releases (an
+ * {@link OuterHold}). A re-entry never takes another distlock lock: the outer hold keeps
+ * its handle, and its final unlock reports a loss.
  */
 final class RegistryLock implements DistributedLock {
 
@@ -59,11 +57,7 @@ final class RegistryLock implements DistributedLock {
 	private final ReentrantLock local = new ReentrantLock();
 
 	// Read and written by the thread holding the local lock.
-	private volatile @Nullable LockHandle handle;
-
-	// Set when a re-entry found the lock no longer held in Redis, before any renewal
-	// reported it: the final unlock reports the loss.
-	private volatile boolean lossFound;
+	private volatile @Nullable OuterHold hold;
 
 	private volatile long lastUsed;
 
@@ -162,17 +156,11 @@ final class RegistryLock implements DistributedLock {
 	// instead, as a distlock re-entry does; the leader initiator then unlocks, hears of
 	// the loss, and contends anew.
 	private void reenter() {
-		LockHandle held = this.handle;
+		OuterHold held = this.hold;
 		Assert.state(held != null, () -> "The lock '" + this.key + "' is held by this thread without a handle");
-		BoundLocks.assertReenterable(held, "section");
-		if (!held.isHeld()) {
-			this.lossFound = true;
-			throw new LockAcquisitionException(this.key, Duration.ZERO,
-					"Lock '" + this.key
-							+ "' cannot be re-entered: Redis no longer holds it for its outer hold; the nested section "
-							+ "did not run, and the unlock of the outer hold reports the loss",
-					null);
-		}
+		// Through the engine's re-entry, which refuses a lock whose lease ran out.
+		this.locks.execute(request(this.key, this.name, Duration.ZERO, this.ttl), (lock) -> Boolean.TRUE);
+		held.checkHeld();
 		this.local.lock();
 	}
 
@@ -200,9 +188,7 @@ final class RegistryLock implements DistributedLock {
 		if (acquired == null) {
 			return false;
 		}
-		this.handle = acquired;
-		this.lossFound = false;
-		BoundLocks.bindHeld(acquired);
+		this.hold = new OuterHold(this.key, acquired);
 		return true;
 	}
 
@@ -214,24 +200,12 @@ final class RegistryLock implements DistributedLock {
 			if (this.local.getHoldCount() > 1) {
 				return;
 			}
-			LockHandle held = this.handle;
-			this.handle = null;
-			boolean lossFound = this.lossFound;
-			this.lossFound = false;
-			if (held != null) {
-				try {
-					held.close();
-				}
-				finally {
-					BoundLocks.unbindHeld(held);
-				}
+			OuterHold held = this.hold;
+			this.hold = null;
+			if (held == null) {
+				throw OuterHold.lostBeforeUnlock(this.key);
 			}
-			// Known lost before the release stays known after it: the signal completes
-			// once.
-			if (held == null || lossFound || isKnownLost(held)) {
-				throw new ConcurrentModificationException("The lock '" + this.key + "' was lost before its unlock: "
-						+ "another holder may have changed the data it protects");
-			}
+			held.release();
 		}
 		finally {
 			this.local.unlock();
@@ -239,16 +213,12 @@ final class RegistryLock implements DistributedLock {
 		}
 	}
 
-	private static boolean isKnownLost(LockHandle handle) {
-		return handle.whenLost().toCompletableFuture().isDone();
-	}
-
 	void renew(Duration ttl) {
 		Assert.state(this.local.isHeldByCurrentThread(),
 				() -> "The current thread does not hold the lock '" + this.key + "'");
-		LockHandle held = this.handle;
-		Assert.state(held != null && held.extend(ttl, Duration.ZERO),
-				() -> "The lock '" + this.key + "' was lost: it cannot be renewed");
+		OuterHold held = this.hold;
+		Assert.state(held != null, () -> "The lock '" + this.key + "' was lost: it cannot be renewed");
+		held.renew(ttl);
 	}
 
 	boolean isLocked() {

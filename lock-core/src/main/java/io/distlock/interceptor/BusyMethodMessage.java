@@ -47,8 +47,11 @@ final class BusyMethodMessage {
 	 */
 	static LockAcquisitionException of(LockOperation operation, LockAcquisitionException busy) {
 		String message = busy.getMessage();
+		if (message == null || busy.getCause() != null) {
+			return busy;
+		}
 		String name = operation.lockName();
-		int at = (message != null && busy.getCause() == null) ? nameAt(message, busy.getKey(), name) : -1;
+		int at = nameAt(message, busy.getKey(), name);
 		int remedy = (at < 0) ? -1 : message.lastIndexOf(". To wait ");
 		if (remedy < 0) {
 			return busy;

@@ -18,8 +18,6 @@ package io.distlock.interceptor;
 
 import java.lang.reflect.Method;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -28,7 +26,6 @@ import io.distlock.LockContext;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.MultiLockRequest;
-import io.distlock.annotation.LockFailurePolicy;
 import io.distlock.reactive.ReactiveLockTemplate;
 
 import org.springframework.aop.support.AopUtils;
@@ -185,18 +182,7 @@ public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitia
 			// Taken on subscription, held until the publisher terminates.
 			return ReactiveLockInvocation.invoke(reactiveTemplate(), operation, request, invoker, args, target);
 		}
-		if (operation.async()) {
-			// Held until the returned stage completes; a busy lock fails that stage
-			// instead of throwing (THROW), or completes it empty (SKIP).
-			return template.get()
-				.executeAsync(request, (lock) -> stage(invoker.invoke()),
-						(busy) -> (operation.onFailure() == LockFailurePolicy.THROW)
-								? CompletableFuture.failedFuture(BusyMethodMessage.of(operation, busy))
-								: stage(BlockingLockFailure.handle(operation, busy, args, target)));
-		}
-		return template.get()
-			.execute(request, (lock) -> invoker.invoke(),
-					(busy) -> BlockingLockFailure.handle(operation, busy, args, target));
+		return BlockingLockInvocation.invoke(template.get(), operation, request, invoker, args, target);
 	}
 
 	private @Nullable Object executeMultiKey(LockOperation operation, LockInvoker invoker, @Nullable Object[] args,
@@ -213,8 +199,7 @@ public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitia
 			throw LockKeyEvaluator.invalidKey(operation, operation.keys().get(0),
 					"gave an invalid lock key: " + ex.getMessage(), ex);
 		}
-		return template.executeAll(request, (locks) -> invoker.invoke(),
-				(busy) -> BlockingLockFailure.handle(operation, busy, args, target));
+		return BlockingLockInvocation.invokeAll(template, operation, request, invoker, args, target);
 	}
 
 	private ReactiveLockTemplate reactiveTemplate() {
@@ -230,12 +215,6 @@ public abstract class LockAspectSupport implements BeanFactoryAware, SmartInitia
 	private static LockKeyEvaluator defaultEvaluator() {
 		return new LockKeyEvaluator(new DefaultParameterNameDiscoverer(), null,
 				DefaultConversionService.getSharedInstance());
-	}
-
-	@SuppressWarnings("unchecked")
-	private static @Nullable CompletionStage<@Nullable Object> stage(@Nullable Object returned) {
-		// The operation is async only for methods declared to return a CompletionStage.
-		return (CompletionStage<@Nullable Object>) returned;
 	}
 
 	private static LockRequest request(LockOperation operation, String key) {

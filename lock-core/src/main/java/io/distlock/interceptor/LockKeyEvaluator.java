@@ -16,6 +16,7 @@
 
 package io.distlock.interceptor;
 
+import java.lang.reflect.Method;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +31,7 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.expression.EvaluationException;
+import org.springframework.util.Assert;
 import org.springframework.util.ObjectUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -168,7 +170,9 @@ final class LockKeyEvaluator {
 		}
 		// An Object.toString() names the instance, not the value: every call would lock
 		// a different key, so there would be no mutual exclusion at all.
-		if (ReflectionUtils.findMethod(value.getClass(), "toString").getDeclaringClass() == Object.class) {
+		Method toString = ReflectionUtils.findMethod(value.getClass(), "toString");
+		Assert.state(toString != null, "Every class has a toString()");
+		if (toString.getDeclaringClass() == Object.class) {
 			throw invalidKey(operation, expression,
 					"evaluated to a " + value.getClass().getName()
 							+ ", which has no String conversion and no toString() of its own; "

@@ -22,10 +22,10 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockMode;
 import io.distlock.LockRequest;
 import io.distlock.MultiLockRequest;
 import io.distlock.annotation.LockFailurePolicy;
-import io.distlock.LockMode;
 
 /**
  * The validated definition of one {@code @DistributedLocked} method: its attributes

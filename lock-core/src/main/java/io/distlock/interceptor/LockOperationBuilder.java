@@ -22,8 +22,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.annotation.LockFailurePolicy;
 import io.distlock.LockMode;
+import io.distlock.annotation.LockFailurePolicy;
 
 import org.springframework.util.Assert;
 

@@ -22,9 +22,9 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockMode;
 import io.distlock.LockRequest;
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.LockMode;
 
 /**
  * The checks of {@link LockOperationParser} that the attributes of one

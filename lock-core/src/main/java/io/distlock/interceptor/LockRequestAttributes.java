@@ -19,9 +19,9 @@ package io.distlock.interceptor;
 import java.time.Duration;
 import java.util.List;
 
+import io.distlock.LockMode;
 import io.distlock.LockRequest;
 import io.distlock.MultiLockRequest;
-import io.distlock.LockMode;
 
 import org.springframework.util.Assert;
 

@@ -24,8 +24,8 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.LockTemplate;
 import io.distlock.LockMode;
+import io.distlock.LockTemplate;
 import io.distlock.reactive.ReactiveLockTemplate;
 
 /**
@@ -71,21 +71,21 @@ final class LockStoreSupportCheck {
 							+ "without distlock.replication.min-replicas; it is not available with Redlock");
 		}
 		List<Method> read = methods((operation) -> operation.mode() == LockMode.READ);
-		if (!read.isEmpty() && !template.get().supportsReadLocks()) {
+		if (!read.isEmpty() && !template.get().getEngine().supportsReadLocks()) {
 			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.READ_LOCKS, read,
 					"@DistributedLocked(mode = READ) on " + read + " needs a lock store that holds keys for reading, "
 							+ "but this application's lock store has no read locks (Redlock has none): use "
 							+ "mode = EXCLUSIVE, or lock on a single Redis, Sentinel or Cluster");
 		}
 		List<Method> permits = methods((operation) -> operation.permits() > 1);
-		if (!permits.isEmpty() && !template.get().supportsPermits()) {
+		if (!permits.isEmpty() && !template.get().getEngine().supportsPermits()) {
 			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.PERMITS, permits,
 					"@DistributedLocked(permits > 1) on " + permits + " needs a lock store that hands out permits, "
 							+ "but this application's lock store has none (Redlock has none): remove permits, or "
 							+ "lock on a single Redis, Sentinel or Cluster");
 		}
 		List<Method> fair = methods(LockOperation::fair);
-		if (!fair.isEmpty() && !template.get().supportsFairLocks()) {
+		if (!fair.isEmpty() && !template.get().getEngine().supportsFairLocks()) {
 			throw new UnsupportedLockOperationException(UnsupportedLockOperationException.Feature.FAIR_LOCKS, fair,
 					"@DistributedLocked(fair = true) on " + fair + " needs a lock store that takes locks in "
 							+ "arrival order, but this application's lock store has no fair mode (Redlock has none): "

@@ -17,30 +17,18 @@
 package io.distlock.leader;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
-import io.micrometer.observation.ObservationRegistry;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.HeldLock;
-import io.distlock.LockAcquisitionException;
-import io.distlock.LockHandle;
-import io.distlock.LockListener;
 import io.distlock.LockRequest;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
-import io.distlock.engine.LockSettings;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
-import io.distlock.observation.LockObservationConvention;
 
-import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
@@ -80,28 +68,12 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	 */
 	public static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
 
-	// The name of the leadership lock in listener events, metrics and the locks endpoint.
-	private static final String LOCK_NAME = "leader";
-
 	// Leadership is held for the life of the instance; a century is as long as that.
 	private static final Duration LIFETIME = Duration.ofDays(365L * 100);
 
-	// How long one attempt waits before the loop checks that it still runs.
-	private static final Duration ATTEMPT = Duration.ofMinutes(1);
-
-	private static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(1);
-
-	private static final Log logger = LogFactory.getLog(LeaderElection.class);
-
 	private final String name;
 
-	private final LockClient client;
-
-	private @Nullable LeaseRenewer renewer;
-
-	private final LockTemplate lockTemplate;
-
-	private final LockSettings settings;
+	private final LockEngine engine;
 
 	private final Object monitor = new Object();
 
@@ -110,46 +82,39 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	private ApplicationEventPublisher publisher = (event) -> {
 	};
 
-	private volatile @Nullable Leadership leadership;
-
 	private volatile boolean running;
 
-	private @Nullable Thread contender;
+	// The current run, or the last one once stopped.
+	private volatile @Nullable LeadershipContender contender;
 
 	private @Nullable TaskScheduler renewalScheduler;
 
 	/**
-	 * Create an election for the lock of the given name in the given store.
+	 * Create an election for the lock of the given name in the given store, on an engine
+	 * of its own with the default settings.
 	 * @param client the lock store
 	 * @param waiter the waiter that release notifications signal, so that a graceful
 	 * handover wakes a contender at once
 	 * @param name the name of the leadership, which is the lock key
 	 */
 	public LeaderElection(LockClient client, LockWaiter waiter, String name) {
-		this(client, waiter, name, new LockSettings());
+		this(new LockEngine(client, waiter, LockSettings.defaults()), name);
 	}
 
 	/**
-	 * Create an election for the lock of the given name in the given store, with the
-	 * settings of the application's {@link LockTemplate}: its key prefix, listeners and
-	 * observations, and its registry of held locks, so that the leadership lock is listed
-	 * with the application's other locks. The leadership lock is renewed by a renewer of
-	 * the election's own, not by the one of the settings.
-	 * @param client the lock store
-	 * @param waiter the waiter that release notifications signal, so that a graceful
-	 * handover wakes a contender at once
+	 * Create an election for the lock of the given name on the application's engine: its
+	 * key prefix, listeners and observations, and its registry of held locks, so that the
+	 * leadership lock is listed with the application's other locks. The leadership lock
+	 * is renewed by a renewer of the election's own, without the engine's maximum hold
+	 * time.
+	 * @param engine the engine shared with the application's other front doors
 	 * @param name the name of the leadership, which is the lock key
-	 * @param settings the settings shared with the application's other front doors
 	 */
-	public LeaderElection(LockClient client, LockWaiter waiter, String name, LockSettings settings) {
-		Assert.notNull(client, "'client' must not be null");
-		Assert.notNull(waiter, "'waiter' must not be null");
-		Assert.notNull(settings, "'settings' must not be null");
+	public LeaderElection(LockEngine engine, String name) {
+		Assert.notNull(engine, "'engine' must not be null");
 		LockRequest.of(name, DEFAULT_TTL, Duration.ZERO);
 		this.name = name;
-		this.client = client;
-		this.settings = settings.withSeparateLeaseRenewer();
-		this.lockTemplate = new LockTemplate(client, waiter, this.settings);
+		this.engine = engine;
 	}
 
 	/**
@@ -203,7 +168,8 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	 * @return whether this instance leads
 	 */
 	public boolean isLeader() {
-		return current() != null;
+		LeadershipContender contender = this.contender;
+		return contender != null && contender.current() != null;
 	}
 
 	/**
@@ -213,26 +179,9 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	 * @return the fencing token, or empty when this instance does not lead
 	 */
 	public OptionalLong getFencingToken() {
-		Leadership current = current();
+		LeadershipContender contender = this.contender;
+		Leadership current = (contender != null) ? contender.current() : null;
 		return (current != null) ? OptionalLong.of(current.lock().fencingToken()) : OptionalLong.empty();
-	}
-
-	private @Nullable Leadership current() {
-		Leadership current = this.leadership;
-		if (current == null || current.lost().isDone()) {
-			return null;
-		}
-		// The lease as this instance's template sees it: no remaining lease once it ran
-		// out by the renewer's clock, or the lock was marked lost.
-		long token = current.lock().fencingToken();
-		for (HeldLock held : this.lockTemplate.getHeldLocks()) {
-			// The registry is the application's: other locks are listed beside this one.
-			if (held.key().equals(this.name) && held.name().equals(LOCK_NAME) && held.fencingToken() == token
-					&& held.leaseRemaining() != null) {
-				return current;
-			}
-		}
-		return null;
 	}
 
 	/**
@@ -247,14 +196,15 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 			this.running = true;
 			// A renewer of its own per run: stopping closes it for good.
 			TaskScheduler scheduler = this.renewalScheduler;
-			LeaseRenewer renewer = (scheduler != null) ? new LeaseRenewer(this.client, LIFETIME, scheduler)
-					: new LeaseRenewer(this.client, LIFETIME);
-			this.renewer = renewer;
-			this.settings.setLeaseRenewer(renewer);
-			Thread thread = new Thread(this::contend, "distlock-leader-" + this.name);
-			thread.setDaemon(true);
-			this.contender = thread;
-			thread.start();
+			LockClient client = this.engine.getClient();
+			LeaseRenewer renewer = (scheduler != null) ? new LeaseRenewer(client, LIFETIME, scheduler)
+					: new LeaseRenewer(client, LIFETIME);
+			LockTemplate lockTemplate = new LockTemplate(this.engine.withLeaseRenewer(renewer));
+			// The publisher as set when an event is published.
+			LeadershipContender contender = new LeadershipContender(this, this.ttl, renewer, lockTemplate,
+					(event) -> this.publisher.publishEvent(event));
+			this.contender = contender;
+			contender.start();
 		}
 	}
 
@@ -267,42 +217,16 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	 */
 	@Override
 	public void stop() {
-		Thread thread;
+		LeadershipContender contender;
 		synchronized (this.monitor) {
 			if (!this.running) {
 				return;
 			}
 			this.running = false;
-			thread = this.contender;
-			this.contender = null;
+			contender = this.contender;
 		}
-		if (thread != null) {
-			thread.interrupt();
-			try {
-				thread.join(this.ttl.toMillis());
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-		Leadership current = this.leadership;
-		this.leadership = null;
-		if (current != null) {
-			try {
-				current.lock().close();
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not give up the leadership '" + this.name + "'; it expires after its ttl of "
-						+ this.ttl.toMillis() + "ms", ex);
-			}
-			if (!current.lost().isDone()) {
-				publish(new LeadershipRevokedEvent(this, this.name, current.lock().fencingToken(),
-						LeadershipRevokedEvent.Reason.STOPPED));
-			}
-		}
-		LeaseRenewer renewer = this.renewer;
-		if (renewer != null) {
-			renewer.close();
+		if (contender != null) {
+			contender.stop();
 		}
 	}
 
@@ -319,92 +243,6 @@ public class LeaderElection implements SmartLifecycle, ApplicationEventPublisher
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE - 1024;
-	}
-
-	private void contend() {
-		LockRequest request = LockRequest.of(this.name, this.ttl, ATTEMPT).withName(LOCK_NAME);
-		while (this.running) {
-			Optional<LockHandle> lock;
-			try {
-				lock = this.lockTemplate.tryAcquire(request);
-			}
-			catch (LockAcquisitionException ex) {
-				// Interrupted: stopping.
-				continue;
-			}
-			catch (RuntimeException ex) {
-				// Redis unreachable (LockBackendException), or anything else: the thread
-				// must go on contending, or this instance would never lead again.
-				logger.warn("Could not contend for the leadership '" + this.name + "'; trying again in "
-						+ RETRY_AFTER_FAILURE.toMillis() + "ms: " + ex);
-				pause();
-				continue;
-			}
-			if (lock.isPresent()) {
-				lead(lock.get());
-			}
-		}
-	}
-
-	private void lead(LockHandle lock) {
-		CompletableFuture<Void> lost = new CompletableFuture<>();
-		lock.whenLost().thenRun(() -> lost.complete(null));
-		Leadership current = new Leadership(lock, lost);
-		synchronized (this.monitor) {
-			if (!this.running) {
-				// Stopped while the lock was taken: give it back at once.
-				lock.close();
-				return;
-			}
-			this.leadership = current;
-		}
-		logger.info("This instance leads '" + this.name + "' (fencing token " + lock.fencingToken() + ")");
-		publish(new LeadershipGrantedEvent(this, this.name, lock.fencingToken()));
-		try {
-			lost.get();
-		}
-		catch (InterruptedException ex) {
-			// Stopping: stop() gives the leadership up.
-			return;
-		}
-		catch (ExecutionException ex) {
-			throw new IllegalStateException(ex);
-		}
-		this.leadership = null;
-		logger.warn("This instance lost the leadership '" + this.name + "' (fencing token " + lock.fencingToken()
-				+ "); contending again");
-		try {
-			lock.close();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not release the lost leadership lock '" + this.name + "'", ex);
-		}
-		publish(new LeadershipRevokedEvent(this, this.name, lock.fencingToken(), LeadershipRevokedEvent.Reason.LOST));
-	}
-
-	private void publish(ApplicationEvent event) {
-		try {
-			this.publisher.publishEvent(event);
-		}
-		catch (RuntimeException ex) {
-			// A failing listener must not end the contender thread: the leadership would
-			// stop being renewed, and this instance would never contend again.
-			logger.error("A listener of " + event + " failed; the leadership '" + this.name + "' goes on regardless",
-					ex);
-		}
-	}
-
-	private void pause() {
-		try {
-			Thread.sleep(RETRY_AFTER_FAILURE.toMillis());
-		}
-		catch (InterruptedException ex) {
-			// Stopping: the loop ends.
-		}
-	}
-
-	private record Leadership(LockHandle lock, CompletableFuture<Void> lost) {
-
 	}
 
 }

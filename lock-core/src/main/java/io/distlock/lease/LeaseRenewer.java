@@ -22,15 +22,10 @@ import io.distlock.store.Renewal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.locks.ReentrantLock;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
@@ -77,28 +72,15 @@ import org.springframework.util.Assert;
  */
 public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(LeaseRenewer.class);
-
 	private final Clock clock;
-
-	private final RenewerThreads threads;
 
 	private final Set<Lease> leases = ConcurrentHashMap.newKeySet();
 
-	private final RenewalTick tick;
-
 	private final RenewalTimer timer;
-
-	private final LostLeaseReporter reporter;
 
 	private final ListenerDispatch listeners;
 
-	// Held to start, stop and close, never while renewing.
-	private final ReentrantLock lifecycleLock = new ReentrantLock();
-
-	private volatile boolean running;
-
-	private volatile boolean closed;
+	private final RenewerLifecycle lifecycle;
 
 	/**
 	 * Create a renewer on a scheduler of its own: one daemon thread named
@@ -140,13 +122,14 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.isTrue(maxHold != null && maxHold.toNanos() > 0, "'maxHold' must be positive");
 		Assert.notNull(scheduler, "'scheduler' must not be null");
-		this.threads = new RenewerThreads(scheduler, ownScheduler, calls, lostCallbacks, listeners);
+		RenewerThreads threads = new RenewerThreads(scheduler, ownScheduler, calls, lostCallbacks, listeners);
 		this.clock = scheduler.getClock();
-		this.reporter = new LostLeaseReporter(this.threads.lostCallbacks());
-		this.tick = new RenewalTick(client, this.clock, new LeaseStopPolicy(maxHold), this.leases, this.threads.calls(),
-				this.reporter, this::wakeUp);
-		this.timer = new RenewalTimer(scheduler, this.tick::run);
-		this.listeners = new ListenerDispatch(this.threads.listeners());
+		LostLeaseReporter reporter = new LostLeaseReporter(threads.lostCallbacks());
+		RenewalTick tick = new RenewalTick(client, this.clock, new LeaseStopPolicy(maxHold), this.leases,
+				threads.calls(), reporter, this::wakeUp);
+		this.timer = new RenewalTimer(scheduler, tick::run);
+		this.listeners = new ListenerDispatch(threads.listeners());
+		this.lifecycle = new RenewerLifecycle(this.leases, tick, this.timer, threads, reporter);
 	}
 
 	/**
@@ -227,28 +210,8 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 		Assert.notNull(startedAt, "'startedAt' must not be null");
 		Assert.notNull(onLost, "'onLost' must not be null");
 		Lease lease = new Lease(new Renewal(key, ownerToken, ttl), holder, startedAt, onLost, this.leases::remove);
-		while (true) {
-			if (!this.running) {
-				startOrFail(key);
-			}
-			this.leases.add(lease);
-			this.tick.registered();
-			try {
-				this.timer.runNoLaterThan(lease.schedule().dueAt());
-			}
-			catch (RuntimeException ex) {
-				// Nothing would renew the lease, or report it lost: the caller must not
-				// rely on it.
-				this.leases.remove(lease);
-				throw ex;
-			}
-			if (this.running || !this.leases.remove(lease)) {
-				// Running, or stopped since by a stop that reported the lease lost.
-				return lease;
-			}
-			// Stopped or closed before the lease was added: nothing renews it. Start
-			// again, or fail if closed.
-		}
+		this.lifecycle.add(lease);
+		return lease;
 	}
 
 	/**
@@ -301,15 +264,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 */
 	@Override
 	public void start() {
-		this.lifecycleLock.lock();
-		try {
-			if (!this.closed) {
-				doStart();
-			}
-		}
-		finally {
-			this.lifecycleLock.unlock();
-		}
+		this.lifecycle.start();
 	}
 
 	/**
@@ -320,16 +275,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 */
 	@Override
 	public void stop() {
-		this.lifecycleLock.lock();
-		try {
-			if (this.running) {
-				this.running = false;
-				halt("stopped");
-			}
-		}
-		finally {
-			this.lifecycleLock.unlock();
-		}
+		this.lifecycle.stop();
 	}
 
 	/**
@@ -339,7 +285,7 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 */
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return this.lifecycle.isRunning();
 	}
 
 	/**
@@ -370,71 +316,11 @@ public final class LeaseRenewer implements SmartLifecycle, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.lifecycleLock.lock();
-		try {
-			if (this.closed) {
-				return;
-			}
-			this.closed = true;
-			this.running = false;
-			halt("closed");
-		}
-		finally {
-			this.lifecycleLock.unlock();
-		}
-	}
-
-	private void startOrFail(String key) {
-		this.lifecycleLock.lock();
-		try {
-			assertOpen(key);
-			doStart();
-		}
-		finally {
-			this.lifecycleLock.unlock();
-		}
-	}
-
-	// Under the lifecycle lock.
-	private void doStart() {
-		if (this.running) {
-			return;
-		}
-		this.threads.restart();
-		this.timer.start();
-		this.running = true;
-		if (!this.leases.isEmpty()) {
-			// Added by a registration that raced a stop, and planned by no run.
-			this.tick.registered();
-			wakeUp();
-		}
-	}
-
-	// Under the lifecycle lock.
-	private void halt(String how) {
-		this.timer.stop();
-		List<Lease> stopped = new ArrayList<>();
-		for (Lease lease : this.leases) {
-			// Only a lease this halt took out of the registry is reported: one that a
-			// racing registration took back out first is registered again by it.
-			if (this.leases.remove(lease)) {
-				stopped.add(lease);
-			}
-		}
-		if (!stopped.isEmpty()) {
-			logger.warn("Stopped renewing " + stopped.size() + " held lock(s) because the lease renewer was " + how
-					+ "; reporting them lost (they expire within their ttl)");
-			stopped.forEach(this.reporter::report);
-		}
-		this.threads.shutdown();
+		this.lifecycle.close();
 	}
 
 	private void wakeUp() {
 		this.timer.runNow();
-	}
-
-	private void assertOpen(String key) {
-		Assert.state(!this.closed, () -> "Cannot renew lock '" + key + "': the lease renewer was closed");
 	}
 
 }

@@ -20,13 +20,10 @@ import io.distlock.store.LockClient;
 import io.distlock.store.Renewal;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -36,9 +33,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One pass of the {@link LeaseRenewer} over its leases: apply the answers of renewal
- * calls, report the leases that ran out or that the {@link LeaseStopPolicy} stops, hand
- * those due to {@link RenewalCall renewal calls} in batches of at most 1000, and tell
- * when the next lease is due or runs out.
+ * calls ({@link RenewalAnswers}), report the leases that ran out or that the
+ * {@link LeaseStopPolicy} stops, hand those due to {@link RenewalCall renewal calls} in
+ * batches of at most 1000, and tell when the next lease is due or runs out.
  *
  * <p>
  * A pass never waits for a call: a lease whose call is under way is not renewed again,
@@ -74,9 +71,7 @@ final class RenewalTick {
 
 	private final LostLeaseReporter reporter;
 
-	private final Runnable wakeUp;
-
-	private final Queue<RenewalCall> answered = new ConcurrentLinkedQueue<>();
+	private final RenewalAnswers answers;
 
 	// Set by each registration, taken by the scan that will see its lease.
 	private final AtomicBoolean registered = new AtomicBoolean();
@@ -103,7 +98,7 @@ final class RenewalTick {
 		this.leases = leases;
 		this.calls = calls;
 		this.reporter = reporter;
-		this.wakeUp = wakeUp;
+		this.answers = new RenewalAnswers(leases, reporter, wakeUp);
 	}
 
 	/**
@@ -111,12 +106,7 @@ final class RenewalTick {
 	 * @return when to run next, or {@code null} if no lease is left
 	 */
 	@Nullable Instant run() {
-		List<RenewalCall> applied = new ArrayList<>();
-		RenewalCall call;
-		while ((call = this.answered.poll()) != null) {
-			apply(call);
-			applied.add(call);
-		}
+		List<RenewalCall> applied = this.answers.applyAll();
 		Instant now = this.clock.instant();
 		Instant scanAt = this.scanAt;
 		// Taken before the scan: a lease registered from now on gets a scan of its own.
@@ -202,7 +192,7 @@ final class RenewalTick {
 			return;
 		}
 		try {
-			this.calls.execute(new RenewalCall(this.client, this.clock, batch, this::answered));
+			this.calls.execute(new RenewalCall(this.client, this.clock, batch, this.answers::add));
 		}
 		catch (Throwable ex) {
 			// No thread free for the call (all wait for a store that does not answer):
@@ -213,54 +203,6 @@ final class RenewalTick {
 				lease.renewing(false);
 				lease.schedule().retry(now);
 			}
-		}
-	}
-
-	private void answered(RenewalCall call) {
-		this.answered.add(call);
-		this.wakeUp.run();
-	}
-
-	private void apply(RenewalCall call) {
-		Throwable failure = call.failure();
-		Instant answeredAt = call.answeredAt();
-		if (failure != null) {
-			String message = "Renewal of " + call.batch().size()
-					+ " lock(s) failed; retrying until their leases run out";
-			if (failure instanceof Error) {
-				logger.warn(message, failure);
-			}
-			else {
-				logger.debug(message, failure);
-			}
-		}
-		int renewed = 0;
-		for (int i = 0; i < call.batch().size(); i++) {
-			Lease lease = call.batch().get(i);
-			lease.renewing(false);
-			LeaseSchedule schedule = lease.schedule();
-			if (!this.leases.contains(lease)) {
-				// Cancelled, or reported lost while the call was under way: a late
-				// "renewed" does not bring it back, its holder was told.
-				continue;
-			}
-			if (!answeredAt.isBefore(schedule.expiresAt())) {
-				lost(lease);
-			}
-			else if (failure != null) {
-				schedule.retry(answeredAt);
-			}
-			else if (call.isRenewed(i)) {
-				schedule.renewed(call.sentAt());
-				renewed++;
-			}
-			else {
-				lost(lease);
-			}
-		}
-		if (failure == null && logger.isDebugEnabled()) {
-			logger.debug("Renewed " + renewed + " of " + call.batch().size() + " lease(s) in "
-					+ Duration.between(call.sentAt(), answeredAt).toMillis() + "ms");
 		}
 	}
 

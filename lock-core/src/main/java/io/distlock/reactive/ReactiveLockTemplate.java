@@ -32,10 +32,10 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockBackendException;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
-import io.distlock.store.ReactiveLockClient;
-import io.distlock.engine.LockSettings;
+import io.distlock.engine.LockEngine;
 import io.distlock.engine.ReactiveLockEngine;
 import io.distlock.lease.LeaseRenewer;
+import io.distlock.store.ReactiveLockClient;
 import io.distlock.waiting.LockWaiter;
 
 import org.springframework.util.Assert;
@@ -55,7 +55,7 @@ import org.springframework.util.Assert;
  * busy lock is waited for on timers, woken early by release notifications through the
  * same {@link LockWaiter} as {@link LockTemplate}'s waiting threads. Keys, key prefix,
  * fencing tokens, lease renewal and listeners work as in {@link LockTemplate}, whose
- * {@link LockSettings} it shares: key prefix, listeners, observations, the
+ * {@link LockEngine} it shares: key prefix, listeners, observations, the
  * {@link LeaseRenewer}, and the locks listed and released with the template's.
  * <p>
  * Release policy: the lock is released when the action terminates, before its completion
@@ -79,32 +79,25 @@ public class ReactiveLockTemplate {
 	private final ReactiveLockEngine engine;
 
 	/**
-	 * Create a template over the given store, waiting on timers of the parallel
-	 * scheduler, with the settings of a {@link LockTemplate}, whose lease renewer renews
-	 * the leases.
-	 * @param client the non-blocking lock store
-	 * @param waiter the waiter that release notifications signal
-	 * @param settings the settings, with a lease renewer
-	 * @throws IllegalStateException if the settings have no lease renewer
+	 * Create a template over the given store that is a view of the given engine, waiting
+	 * on timers of the parallel scheduler: it shares the engine's settings, waiter, lease
+	 * renewer and registries with the engine's other front doors.
+	 * @param client the non-blocking lock store, over the same locks as the engine's
+	 * @param engine the engine
 	 */
-	public ReactiveLockTemplate(ReactiveLockClient client, LockWaiter waiter, LockSettings settings) {
-		this(client, waiter, settings, Schedulers.parallel());
+	public ReactiveLockTemplate(ReactiveLockClient client, LockEngine engine) {
+		this(client, engine, Schedulers.parallel());
 	}
 
 	/**
 	 * Create a template as the constructor without a scheduler does, with the scheduler
 	 * whose timers pace the attempts on a busy lock.
-	 * @param client the non-blocking lock store
-	 * @param waiter the waiter that release notifications signal
-	 * @param settings the settings, with a lease renewer
+	 * @param client the non-blocking lock store, over the same locks as the engine's
+	 * @param engine the engine
 	 * @param timers the scheduler of the pauses between attempts
 	 */
-	public ReactiveLockTemplate(ReactiveLockClient client, LockWaiter waiter, LockSettings settings, Scheduler timers) {
-		Assert.notNull(client, "'client' must not be null");
-		Assert.notNull(waiter, "'waiter' must not be null");
-		Assert.notNull(settings, "'settings' must not be null");
-		Assert.notNull(timers, "'timers' must not be null");
-		this.engine = new ReactiveLockEngine(client, waiter, settings, timers);
+	public ReactiveLockTemplate(ReactiveLockClient client, LockEngine engine, Scheduler timers) {
+		this.engine = new ReactiveLockEngine(client, engine, timers);
 	}
 
 	/**
@@ -205,8 +198,8 @@ public class ReactiveLockTemplate {
 	}
 
 	/**
-	 * Return the locks held now through every front door of this template's settings
-	 * (this template, its {@link LockTemplate}, leader election), for the {@code locks}
+	 * Return the locks held now through every front door of this template's engine (this
+	 * template, its {@link LockTemplate}, leader election), for the {@code locks}
 	 * endpoint and for shutdown.
 	 * @return a snapshot of the held locks, oldest first
 	 */
@@ -215,7 +208,7 @@ public class ReactiveLockTemplate {
 	}
 
 	/**
-	 * Release every lock held now through the front doors of this template's settings, as
+	 * Release every lock held now through the front doors of this template's engine, as
 	 * {@link LockTemplate#releaseHeldLocks()} does, off the subscribing thread.
 	 * @return a {@link Mono} of how many locks were released, failed releases logged
 	 */

@@ -30,7 +30,7 @@ import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.SubscriptionListener;
 
 /**
- * Turns the messages of a {@link RedisReleaseNotifier}'s pattern subscription into
+ * Turns the messages of a {@link ClassicReleaseNotifier}'s pattern subscription into
  * signals, and each new subscription into a signal for everyone, since releases may have
  * been missed while there was none.
  */

@@ -30,7 +30,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
- * Starts the listener container of a {@link RedisReleaseNotifier}'s subscription and,
+ * Starts the listener container of a {@link ClassicReleaseNotifier}'s subscription and,
  * while Redis cannot be reached, tries again on a thread of its own, with a backoff from
  * {@link #INITIAL_RETRY} up to {@link #MAX_RETRY}, until it works or the notifier stops.
  * A Redis user that may not subscribe is told once, and not asked again.

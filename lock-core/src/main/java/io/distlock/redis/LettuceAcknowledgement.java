@@ -96,11 +96,12 @@ final class LettuceAcknowledgement {
 			result = await(reply, waitMillis);
 		}
 		long count = ReplicaAcknowledgement.number(await(acknowledged, waitMillis));
-		return new Acknowledged<>((T) result, count, check == null || isHeld(commands, check, held, waitMillis));
+		boolean heldHere = (check == null) || (held != null && isHeld(commands, check, held, waitMillis));
+		return new Acknowledged<>((T) result, count, heldHere);
 	}
 
 	private static boolean isHeld(RedisClusterAsyncCommands<byte[], byte[]> commands, ScriptCall<Long> check,
-			@Nullable RedisFuture<Object> held, long waitMillis) {
+			RedisFuture<Object> held, long waitMillis) {
 		Object answer;
 		try {
 			answer = await(held, waitMillis);
@@ -142,7 +143,8 @@ final class LettuceAcknowledgement {
 			return future.get(millis, TimeUnit.MILLISECONDS);
 		}
 		catch (ExecutionException ex) {
-			throw new RedisSystemException(String.valueOf(ex.getCause().getMessage()), ex.getCause());
+			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			throw new RedisSystemException(String.valueOf(cause.getMessage()), cause);
 		}
 		catch (TimeoutException ex) {
 			throw new RedisSystemException("Redis did not answer within " + millis + "ms", ex);

@@ -32,7 +32,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Tells a {@link RedisReleaseNotifier} when the Lettuce connection of its pattern
+ * Tells a {@link ClassicReleaseNotifier} when the Lettuce connection of its pattern
  * subscription drops. Lettuce reconnects and subscribes again by itself, which the
  * notifier hears as a new subscription, but Spring Data Redis's listener container is
  * told of neither, so the loss in between would go unnoticed.

@@ -100,6 +100,9 @@ final class LockScript<T> implements RedisScript<T> {
 	 * @param args the script's arguments
 	 * @return the reply: integers as {@link Long}, bulk strings as {@link String}
 	 */
+	// RedisCallback may answer null (a nil reply); NullAway, outside JSpecify mode, reads
+	// its type variable as non-null.
+	@SuppressWarnings("NullAway")
 	@Nullable T run(StringRedisTemplate redis, List<String> keys, String... args) {
 		byte[][] keysAndArgs = keysAndArgs(keys, args);
 		// exposeConnection: the callback gets the connection itself, not a proxy of it.

@@ -93,7 +93,7 @@ final class RedisLeases {
 		System.arraycopy(args, 0, scriptArgs, 1, args.length);
 		ReplicaAcknowledgement.Acknowledged<Long> renewed = RedisCalls.reply(RedisCalls.call(key, "renew",
 				() -> acknowledgement.run(this.redis, LockScripts.RENEW, List.of(lease), scriptArgs)), "renew");
-		boolean held = renewed.reply() == 1L;
+		boolean held = Long.valueOf(1L).equals(renewed.reply());
 		if (held && acknowledgement.isShort(renewed)) {
 			throw new LockBackendException(key,
 					"Renewal of lock '" + key + "' was " + acknowledgement.shortfall(renewed.replicas()), null);

@@ -93,6 +93,8 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 
 	private final RenewalBatches renewals;
 
+	private final LeaseRouter router;
+
 	private final LazyAsyncLockCalls asyncCalls;
 
 	private final RedisLeases leases;
@@ -117,6 +119,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 		this.leases = new RedisLeases(scripts, this.calls);
 		this.asyncCalls = new LazyAsyncLockCalls(this.calls, this.acquisitions, redis);
 		this.renewals = new RenewalBatches(scripts);
+		this.router = new LeaseRouter(this.leases, this::releasePermit, this::renewAll);
 		// Read the scripts now: threads that find the class still initializing wait for
 		// it, and a virtual thread waiting there pins its carrier.
 		Assert.state(!LockScripts.ALL.isEmpty(), "No lock scripts");
@@ -165,8 +168,8 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 * Publish releases on sharded channels ({@code SPUBLISH}, Redis 7 and later), which
 	 * only the nodes serving the lock's slot carry, instead of classic channels, which
 	 * Redis Cluster broadcasts to every node. Set it when the release notifier subscribes
-	 * with {@code SSUBSCRIBE}, as {@link ShardedReleaseNotifier} does; Redis before 7
-	 * gets classic messages all the same.
+	 * with {@code SSUBSCRIBE}, as {@link RedisReleaseNotifier#sharded} does; Redis before
+	 * 7 gets classic messages all the same.
 	 * @param sharded whether to publish on sharded channels; {@code false} by default
 	 */
 	public void setShardedReleaseMessages(boolean sharded) {
@@ -265,11 +268,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public boolean release(String key, String ownerToken) {
-		String permitsOf = RedisLockKeys.resourceOfPermits(key);
-		if (permitsOf != null) {
-			return releasePermit(permitsOf, ownerToken);
-		}
-		return this.leases.release(key, ownerToken);
+		return this.router.release(key, ownerToken);
 	}
 
 	/**
@@ -302,10 +301,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
-		if (RedisLockKeys.resourceOfPermits(key) != null) {
-			return renewAll(List.of(new Renewal(key, ownerToken, ttl)))[0];
-		}
-		return this.leases.renew(key, ownerToken, ttl);
+		return this.router.renew(key, ownerToken, ttl);
 	}
 
 	/**
@@ -368,11 +364,7 @@ public class RedisLockClient implements FairLockClient, ReadWriteLockClient, Rai
 	 */
 	@Override
 	public boolean isHeld(String key, String ownerToken) {
-		String permitsOf = RedisLockKeys.resourceOfPermits(key);
-		if (permitsOf != null) {
-			return this.leases.isPermitHeld(permitsOf, ownerToken);
-		}
-		return this.leases.isHeld(key, ownerToken);
+		return this.router.isHeld(key, ownerToken);
 	}
 
 	@Override

@@ -226,32 +226,4 @@ record RedisLockKeys(String lock, String fence, String queue, String queueTimeou
 		return (!resource.isEmpty() && of(resource).permits().equals(name)) ? resource : null;
 	}
 
-	/**
-	 * For each hash slot, the first base-36 number (in {@code [0-9a-z]}, at most four
-	 * characters) that hashes to it. Computed once, in about 10 ms, when the first
-	 * resource needs one.
-	 */
-	static final class SlotTags {
-
-		static final String[] TAGS = compute();
-
-		private SlotTags() {
-		}
-
-		private static String[] compute() {
-			String[] tags = new String[ClusterSlotHashUtil.SLOT_COUNT];
-			int missing = tags.length;
-			for (int n = 0; missing > 0; n++) {
-				String tag = Integer.toString(n, Character.MAX_RADIX);
-				int slot = ClusterSlotHashUtil.calculateSlot(tag.getBytes(StandardCharsets.US_ASCII));
-				if (tags[slot] == null) {
-					tags[slot] = tag;
-					missing--;
-				}
-			}
-			return tags;
-		}
-
-	}
-
 }

@@ -16,36 +16,38 @@
 
 package io.distlock.redis;
 
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
-
 import io.distlock.waiting.LockWaiter;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
-import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.PatternTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.util.Assert;
-import org.springframework.util.ClassUtils;
-import org.springframework.util.backoff.ExponentialBackOff;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Wakes the threads waiting for a lock when it is released: one pattern subscription to
- * the release channels of all locks, on one connection for the whole application, turns
- * each release that {@link RedisLockClient} publishes into a {@link LockWaiter#signal}.
+ * Wakes the threads waiting for a lock when it is released: turns each release that
+ * {@link RedisLockClient} publishes into a {@link LockWaiter#signal}, in one of two ways.
+ * <ul>
+ * <li>{@link #RedisReleaseNotifier(RedisConnectionFactory, LockWaiter) The constructor}:
+ * one pattern subscription to the release channels of all locks, on one connection for
+ * the whole application. Whenever the subscription is established, at start and again
+ * after its connection was lost and came back, every waiter is woken, since releases
+ * published in between were missed.</li>
+ * <li>{@link #sharded(LettuceConnectionFactory, LockWaiter)}, for Redis Cluster through
+ * Lettuce: sharded pub/sub (Redis 7 and later), the lock's release channel subscribed
+ * with {@code SSUBSCRIBE} while a thread of this application waits for that lock. A
+ * sharded message travels only within the shard that serves the lock's slot, where a
+ * classic message is broadcast to every node of the cluster. After the cluster's topology
+ * changes, every channel waited for is subscribed again, on the node that serves it now,
+ * and its waiters are woken. Pair it with
+ * {@link RedisLockClient#setShardedReleaseMessages(boolean)}; on Redis before 7 it falls
+ * back on the classic subscription. Its log category is
+ * {@code io.distlock.redis.ShardedReleaseNotifier}.</li>
+ * </ul>
  *
  * <p>
- * Whenever the subscription is established, at start and again after its connection was
- * lost and came back, every waiter is woken, since releases published in between were
- * missed. Messages are handled right on the thread that reads them, as signalling only
- * unparks a thread. Start it (as a Spring bean it is started with the context) and close
- * it when done.
+ * Messages are handled right on the thread that reads them, as signalling only unparks a
+ * thread. When the Redis user may not subscribe, one warning is logged and waiters poll
+ * with backoff. Start it (as a Spring bean it is started with the context) and close it
+ * when done.
  */
 public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
@@ -56,74 +58,47 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	 */
 	public static final int DEFAULT_PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
-	private static final Log logger = LogFactory.getLog(RedisReleaseNotifier.class);
-
-	private final LockWaiter waiter;
-
-	private final RedisConnectionFactory connectionFactory;
-
-	private final RedisMessageListenerContainer container;
-
-	private final Lock lifecycleLock = new ReentrantLock();
-
-	private final ClassicSubscription subscription;
-
-	private volatile boolean running;
-
-	// Confirmed by Redis, and its connection not lost since.
-	private volatile boolean subscribed;
-
-	private @Nullable LettuceSubscriptionLoss lossWatch;
+	private final ReleaseNotifier notifier;
 
 	private int phase = DEFAULT_PHASE;
 
 	/**
-	 * Create a notifier that signals the given waiter.
+	 * Create a notifier that signals the given waiter through one pattern subscription to
+	 * the release channels of all locks.
 	 * @param connectionFactory the connection factory to subscribe with; the notifier
 	 * takes one connection of it while running
 	 * @param waiter the waiter that the lock template parks its callers with
 	 */
 	public RedisReleaseNotifier(RedisConnectionFactory connectionFactory, LockWaiter waiter) {
-		Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
-		Assert.notNull(waiter, "'waiter' must not be null");
-		this.waiter = waiter;
-		this.connectionFactory = connectionFactory;
-		this.container = new RedisMessageListenerContainer();
-		this.container.setConnectionFactory(connectionFactory);
-		this.container.setTaskExecutor(new SyncTaskExecutor());
-		// Only drivers with blocking subscriptions (Jedis) use it, for one long-lived
-		// thread.
-		SimpleAsyncTaskExecutor subscriptionExecutor = new SimpleAsyncTaskExecutor("distlock-release-subscription-");
-		subscriptionExecutor.setDaemon(true);
-		this.container.setSubscriptionExecutor(subscriptionExecutor);
-		ExponentialBackOff recovery = new ExponentialBackOff(ClassicSubscription.INITIAL_RETRY.toMillis(), 2);
-		recovery.setMaxInterval(ClassicSubscription.MAX_RETRY.toMillis());
-		this.container.setRecoveryBackoff(recovery);
-		this.container.addMessageListener(new ClassicReleaseListener(waiter, () -> this.subscribed = true),
-				new PatternTopic(RedisLockKeys.CHANNEL_PATTERN));
-		this.container.afterPropertiesSet();
-		this.subscription = new ClassicSubscription(this.container, waiter, this.lifecycleLock, () -> this.running);
+		this(new ClassicReleaseNotifier(connectionFactory, waiter));
+	}
+
+	private RedisReleaseNotifier(ReleaseNotifier notifier) {
+		this.notifier = notifier;
 	}
 
 	/**
-	 * Subscribe to the release channels, waiting a little for the subscription. Redis
+	 * Create a notifier that signals the given waiter through sharded pub/sub on Redis
+	 * Cluster: a lock's release channel is subscribed while a thread of this application
+	 * waits for that lock, and unsubscribed when none does.
+	 * @param connectionFactory the factory of a Redis Cluster connection
+	 * @param waiter the waiter that the lock template parks its callers with
+	 * @return the notifier
+	 * @see RedisLockClient#setShardedReleaseMessages(boolean)
+	 */
+	public static RedisReleaseNotifier sharded(LettuceConnectionFactory connectionFactory, LockWaiter waiter) {
+		return new RedisReleaseNotifier(new ShardedReleaseNotifier(connectionFactory, waiter));
+	}
+
+	/**
+	 * Subscribe to the release channels (sharded: connect for subscriptions and follow
+	 * the waiters from now on), waiting a little for the classic subscription. Redis
 	 * being unreachable does not fail the start: the subscription is retried in the
 	 * background, and waiters fall back on their backoff meanwhile.
 	 */
 	@Override
 	public void start() {
-		this.lifecycleLock.lock();
-		try {
-			if (this.running) {
-				return;
-			}
-			this.running = true;
-			watchForLoss();
-			this.subscription.start();
-		}
-		finally {
-			this.lifecycleLock.unlock();
-		}
+		this.notifier.start();
 	}
 
 	/**
@@ -133,25 +108,12 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	 */
 	@Override
 	public void stop() {
-		this.lifecycleLock.lock();
-		try {
-			this.running = false;
-			this.subscribed = false;
-			LettuceSubscriptionLoss lossWatch = this.lossWatch;
-			this.lossWatch = null;
-			if (lossWatch != null) {
-				lossWatch.close();
-			}
-			this.subscription.stop();
-		}
-		finally {
-			this.lifecycleLock.unlock();
-		}
+		this.notifier.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return this.notifier.isRunning();
 	}
 
 	@Override
@@ -160,18 +122,20 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
-	 * Tell whether the subscription to the release channels is up: confirmed by Redis and
-	 * its connection not lost since. It is not before the first confirmation, while its
-	 * connection is down (until the driver reconnects and subscribes again), when the
-	 * Redis user may not subscribe, and once stopped. Waiters then notice releases by
-	 * polling with backoff instead of being woken.
+	 * Tell whether release notifications reach this application's waiters: the
+	 * subscription is confirmed by Redis and its connection not lost since (sharded: the
+	 * subscription connection is open, or, on Redis before 7, the classic subscription is
+	 * up). It is not before the first confirmation, while the connection is down (until
+	 * the driver reconnects and subscribes again), when the Redis user may not subscribe,
+	 * and once stopped. Waiters then notice releases by polling with backoff instead of
+	 * being woken.
 	 * <p>
 	 * A lost connection is noticed as it drops with Lettuce; with other drivers, once the
 	 * listener container stops listening.
 	 * @return whether waiters are woken on release
 	 */
 	public boolean isSubscribed() {
-		return this.running && this.subscribed && this.container.isListening();
+		return this.notifier.isSubscribed();
 	}
 
 	/**
@@ -183,25 +147,11 @@ public class RedisReleaseNotifier implements SmartLifecycle, AutoCloseable {
 	}
 
 	/**
-	 * Stop and release the resources of the subscription for good.
+	 * Stop and release the resources of the subscriptions for good.
 	 */
 	@Override
 	public void close() {
-		stop();
-		try {
-			this.container.destroy();
-		}
-		catch (Exception ex) {
-			logger.warn("Failed to close the lock release subscription", ex);
-		}
-	}
-
-	private void watchForLoss() {
-		if (this.lossWatch == null && ClassUtils.isPresent("io.lettuce.core.RedisConnectionStateListener",
-				RedisReleaseNotifier.class.getClassLoader())) {
-			this.lossWatch = LettuceSubscriptionLoss.watch(this.connectionFactory, RedisLockKeys.CHANNEL_PATTERN,
-					() -> this.subscribed = false);
-		}
+		this.notifier.close();
 	}
 
 }

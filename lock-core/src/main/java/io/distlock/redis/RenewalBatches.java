@@ -148,7 +148,7 @@ final class RenewalBatches {
 					"Renewal of " + keys.size() + " lock(s) was " + acknowledgement.shortfall(renewed.replicas()),
 					null);
 		}
-		return renewed.reply();
+		return RedisCalls.reply(renewed.reply(), "renew-all");
 	}
 
 	/**

@@ -212,7 +212,7 @@ final class ReplicaAcknowledgement {
 	 * @param heldWhereAcknowledged whether the server that answered the wait holds what
 	 * the script took, by the check run after it; {@code true} when there was none
 	 */
-	record Acknowledged<T>(T reply, long replicas, boolean heldWhereAcknowledged) {
+	record Acknowledged<T>(@Nullable T reply, long replicas, boolean heldWhereAcknowledged) {
 
 	}
 

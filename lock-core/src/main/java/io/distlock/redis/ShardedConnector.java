@@ -117,8 +117,8 @@ final class ShardedConnector {
 	private boolean connect(Duration delay) {
 		AbstractRedisClient client = this.connectionFactory.getNativeClient();
 		if (!(client instanceof RedisClusterClient clusterClient)) {
-			logger.warn("Release notifications are off: " + ShardedReleaseNotifier.class.getSimpleName()
-					+ " needs a Lettuce connection factory for Redis Cluster; waiting callers poll instead");
+			logger.warn("Release notifications are off: RedisReleaseNotifier.sharded(...) needs a Lettuce "
+					+ "connection factory for Redis Cluster; waiting callers poll instead");
 			return false;
 		}
 		this.connecting = true;

@@ -18,17 +18,17 @@ package io.distlock.redis;
 
 import io.distlock.waiting.LockWaiter;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.Assert;
 
 /**
- * Wakes the threads waiting for a lock on Redis Cluster through sharded pub/sub (Redis 7
- * and later): the lock's release channel is subscribed with {@code SSUBSCRIBE} while a
- * thread of this application waits for that lock, and unsubscribed when none does. A
- * sharded message travels only within the shard that serves the lock's slot, where a
- * classic message is broadcast to every node of the cluster: the cost of a release then
- * does not grow with the cluster, nor with the number of applications' subscriptions.
+ * The sharded release notifications of a {@link RedisReleaseNotifier} on Redis Cluster
+ * (Redis 7 and later): the lock's release channel is subscribed with {@code SSUBSCRIBE}
+ * while a thread of this application waits for that lock, and unsubscribed when none
+ * does. A sharded message travels only within the shard that serves the lock's slot,
+ * where a classic message is broadcast to every node of the cluster: the cost of a
+ * release then does not grow with the cluster, nor with the number of applications'
+ * subscriptions.
  *
  * <p>
  * After the cluster's topology changes (Lettuce's topology refresh noticed a failover or
@@ -37,28 +37,23 @@ import org.springframework.util.Assert;
  * missed in between.
  *
  * <p>
- * Pair it with {@link RedisLockClient#setShardedReleaseMessages(boolean)}. On Redis
- * before 7, which has no sharded channels, it falls back on a
- * {@link RedisReleaseNotifier}, and the lock client publishes classic messages; when the
- * Redis user may not subscribe, it logs one warning and waiters poll. Needs Lettuce.
+ * On Redis before 7, which has no sharded channels, it falls back on a
+ * {@link ClassicReleaseNotifier}, and the lock client publishes classic messages; when
+ * the Redis user may not subscribe, it logs one warning and waiters poll. Needs Lettuce.
+ * Its log category is still {@code io.distlock.redis.ShardedReleaseNotifier}.
  */
-public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
+final class ShardedReleaseNotifier implements ReleaseNotifier {
 
-	private final RedisReleaseNotifier classic;
+	private final ClassicReleaseNotifier classic;
 
 	// Keeps whether this notifier runs, under a lock of its own (which waiting threads
-	// and Lettuce take too); the phase is the classic notifier's.
+	// and Lettuce take too).
 	private final ShardedSubscriptions subscriptions;
 
-	/**
-	 * Create a notifier that signals the given waiter.
-	 * @param connectionFactory the factory of a Redis Cluster connection
-	 * @param waiter the waiter that the lock template parks its callers with
-	 */
-	public ShardedReleaseNotifier(LettuceConnectionFactory connectionFactory, LockWaiter waiter) {
+	ShardedReleaseNotifier(LettuceConnectionFactory connectionFactory, LockWaiter waiter) {
 		Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
 		Assert.notNull(waiter, "'waiter' must not be null");
-		this.classic = new RedisReleaseNotifier(connectionFactory, waiter);
+		this.classic = new ClassicReleaseNotifier(connectionFactory, waiter);
 		this.subscriptions = new ShardedSubscriptions(connectionFactory, waiter, this.classic);
 	}
 
@@ -73,9 +68,7 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 
 	/**
 	 * Unsubscribe from everything and close the connection. Waiters keep working on their
-	 * backoff. Not final: {@link #start()} follows the waiters again. Spring's
-	 * {@code pause()} of the context stops it too, and its {@code restart()} starts it
-	 * again.
+	 * backoff. Not final: {@link #start()} follows the waiters again.
 	 */
 	@Override
 	public void stop() {
@@ -87,28 +80,15 @@ public class ShardedReleaseNotifier implements SmartLifecycle, AutoCloseable {
 		return this.subscriptions.isRunning();
 	}
 
-	@Override
-	public int getPhase() {
-		return this.classic.getPhase();
-	}
-
 	/**
 	 * Tell whether release notifications reach this application's waiters: the sharded
 	 * subscription connection is open, or, on Redis before 7, the classic subscription is
 	 * up. It is not before the first connection, while the connection is down, when the
 	 * Redis user may not subscribe, and once stopped; waiters then poll with backoff.
-	 * @return whether waiters are woken on release
 	 */
+	@Override
 	public boolean isSubscribed() {
 		return this.subscriptions.isConnected();
-	}
-
-	/**
-	 * Set the lifecycle phase; {@link RedisReleaseNotifier#DEFAULT_PHASE} by default.
-	 * @param phase the phase
-	 */
-	public void setPhase(int phase) {
-		this.classic.setPhase(phase);
 	}
 
 	/**

@@ -45,7 +45,7 @@ final class ShardedSubscriptions implements ShardedChannels.Owner {
 
 	private final LockWaiter waiter;
 
-	private final RedisReleaseNotifier classic;
+	private final ClassicReleaseNotifier classic;
 
 	// A lock, not a monitor: waiting threads enter it, and a virtual thread that blocks
 	// on a monitor pins its carrier (before Java 24).
@@ -59,8 +59,8 @@ final class ShardedSubscriptions implements ShardedChannels.Owner {
 
 	private volatile Mode mode = Mode.SHARDED;
 
-	ShardedSubscriptions(LettuceConnectionFactory connectionFactory, LockWaiter waiter, RedisReleaseNotifier classic) {
-		this.connector = new ShardedConnector(connectionFactory, this::connected);
+	ShardedSubscriptions(LettuceConnectionFactory factory, LockWaiter waiter, ClassicReleaseNotifier classic) {
+		this.connector = new ShardedConnector(factory, this::connected);
 		this.waiter = waiter;
 		this.classic = classic;
 	}

@@ -143,9 +143,9 @@ final class AsyncAcquisition {
 	}
 
 	/**
-	 * Wait for the calls until the deadline and collect each reply: a
-	 * {@link NodeCalls.Failure} where the node failed or did not answer in time. An
-	 * interrupt ends the wait and is kept.
+	 * Wait for the calls until the deadline and collect each reply: a {@link NodeFailure}
+	 * where the node failed or did not answer in time. An interrupt ends the wait and is
+	 * kept.
 	 */
 	static List<@Nullable Object> awaitAll(List<? extends CompletableFuture<?>> calls, long deadline, String key) {
 		long start = System.nanoTime();
@@ -171,7 +171,7 @@ final class AsyncAcquisition {
 					logger.debug("A Redlock node failed or did not answer in time for '" + key + "'");
 				}
 				Throwable failure = call.isDone() ? call.handle((reply, ex) -> ex).join() : new TimeoutException();
-				replies.add(NodeCalls.Failure.of(i, (failure != null) ? failure : new TimeoutException(), waited));
+				replies.add(NodeFailure.of(i, (failure != null) ? failure : new TimeoutException(), waited));
 			}
 		}
 		return replies;

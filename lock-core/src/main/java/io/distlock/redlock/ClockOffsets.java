@@ -24,8 +24,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.store.AcquireResult;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
 
 /**
  * Measures how far the clocks of the Redlock nodes differ, the run-time check of the

@@ -20,14 +20,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -58,34 +55,6 @@ final class NodeCalls {
 
 	// The reply of a node whose pool had no room for the call.
 	private static final Object SATURATED = new Object();
-
-	/**
-	 * The reply of a node whose call failed or was not answered in time: why, for the
-	 * exception thrown when too few nodes answered.
-	 *
-	 * @param node the node's index
-	 * @param why what happened, naming no credentials or owner tokens
-	 */
-	record Failure(int node, String why) {
-
-		/**
-		 * The failure of a node's call.
-		 * @param node the node's index
-		 * @param ex what the call threw, or the wait for it
-		 * @param waited how long its reply was awaited
-		 * @return the failure
-		 */
-		static Failure of(int node, Throwable ex, Duration waited) {
-			Throwable cause = ((ex instanceof ExecutionException || ex instanceof CompletionException)
-					&& ex.getCause() != null) ? ex.getCause() : ex;
-			String message = cause.getMessage();
-			if (cause instanceof TimeoutException || message == null) {
-				return new Failure(node, "no answer within " + waited.toMillis() + "ms");
-			}
-			return new Failure(node, message);
-		}
-
-	}
 
 	private final List<RaisableFencingLockClient> nodes;
 
@@ -166,7 +135,7 @@ final class NodeCalls {
 	 */
 	List<@Nullable Object> answered(String key, String operation, List<@Nullable Object> replies) {
 		long answered = replies.stream()
-			.filter((reply) -> reply != null && reply != SATURATED && !(reply instanceof Failure))
+			.filter((reply) -> reply != null && reply != SATURATED && !(reply instanceof NodeFailure))
 			.count();
 		if (answered < this.quorum) {
 			long saturated = replies.stream().filter((reply) -> reply == SATURATED).count();
@@ -202,8 +171,8 @@ final class NodeCalls {
 
 	private static String failures(List<@Nullable Object> replies) {
 		String failures = replies.stream()
-			.filter(Failure.class::isInstance)
-			.map(Failure.class::cast)
+			.filter(NodeFailure.class::isInstance)
+			.map(NodeFailure.class::cast)
 			.map((failure) -> "node " + failure.node() + ": " + failure.why())
 			.collect(Collectors.joining("; "));
 		return failures.isEmpty() ? "" : ". Not answered by " + failures;
@@ -224,7 +193,7 @@ final class NodeCalls {
 			if (logger.isDebugEnabled()) {
 				logger.debug("A Redlock node failed for '" + key + "': " + ex);
 			}
-			return Failure.of(node, ex, this.nodeTimeout.multipliedBy(2));
+			return NodeFailure.of(node, ex, this.nodeTimeout.multipliedBy(2));
 		}
 	}
 

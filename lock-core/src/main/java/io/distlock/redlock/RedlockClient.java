@@ -20,11 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.LockBackendException;
@@ -33,8 +29,8 @@ import io.distlock.store.AsyncFencingLockCalls;
 import io.distlock.store.InspectableLockClient;
 import io.distlock.store.LockClient;
 import io.distlock.store.LockState;
-import io.distlock.store.Renewal;
 import io.distlock.store.RaisableFencingLockClient;
+import io.distlock.store.Renewal;
 
 import org.springframework.util.Assert;
 
@@ -91,10 +87,6 @@ import org.springframework.util.Assert;
  */
 public class RedlockClient implements InspectableLockClient, AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(RedlockClient.class);
-
-	private static final long DRIFT_CONSTANT_MILLIS = 2;
-
 	/**
 	 * How many calls run on one node at once. The calls to a node share its one
 	 * connection, on which Lettuce pipelines them, so a few threads keep it busy; and a
@@ -109,17 +101,21 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	 */
 	static final int QUEUED_PER_NODE = 1024;
 
-	private final List<RaisableFencingLockClient> nodes;
-
 	private final int quorum;
 
-	private final double clockDriftFactor;
-
 	private final Duration nodeTimeout;
+
+	private final ValidityTime validity;
 
 	private final NodeCalls calls;
 
 	private final @Nullable List<AsyncFencingLockCalls> asyncNodes;
+
+	private final NodeReleases releases;
+
+	private final NodeRenewals renewals;
+
+	private final NodeInspection inspection;
 
 	private final ClockOffsets clockOffsets = new ClockOffsets();
 
@@ -150,13 +146,16 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 				() -> "Redlock needs at least 3 independent Redis nodes, but " + nodes.size() + " were given");
 		Assert.isTrue(clockDriftFactor >= 0 && clockDriftFactor < 1,
 				() -> "'clockDriftFactor' must be at least 0 and less than 1 but was " + clockDriftFactor);
-		this.nodes = List.copyOf(nodes);
+		List<RaisableFencingLockClient> copy = List.copyOf(nodes);
 		this.quorum = nodes.size() / 2 + 1;
-		this.clockDriftFactor = clockDriftFactor;
 		this.nodeTimeout = nodeTimeout;
+		this.validity = new ValidityTime(clockDriftFactor);
 		Assert.isTrue(threadsPerNode >= 1 && queuedPerNode >= 1, "A node needs at least 1 thread and 1 queued call");
-		this.calls = new NodeCalls(this.nodes, this.quorum, nodeTimeout, threadsPerNode, queuedPerNode);
-		this.asyncNodes = asyncNodes(this.nodes);
+		this.calls = new NodeCalls(copy, this.quorum, nodeTimeout, threadsPerNode, queuedPerNode);
+		this.asyncNodes = asyncNodes(copy);
+		this.releases = new NodeReleases(this.calls, this.asyncNodes, nodeTimeout);
+		this.renewals = new NodeRenewals(this.calls, this.quorum, this.validity);
+		this.inspection = new NodeInspection(copy, this.calls, this.quorum);
 	}
 
 	/**
@@ -219,52 +218,18 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 
 	@Override
 	public boolean release(String key, String ownerToken) {
-		List<@Nullable Object> replies = answered(key, "release", releaseOnAllNodes(key, ownerToken));
+		List<@Nullable Object> replies = answered(key, "release", this.releases.onAll(key, ownerToken));
 		return NodeCalls.count(replies) >= this.quorum;
-	}
-
-	/**
-	 * Release on every node at once: from the calling thread when the nodes have
-	 * non-blocking calls, else on the nodes' threads.
-	 */
-	List<@Nullable Object> releaseOnAllNodes(String key, String ownerToken) {
-		List<AsyncFencingLockCalls> async = this.asyncNodes;
-		if (async == null) {
-			return this.calls.onAll(key, (node) -> node.release(key, ownerToken));
-		}
-		List<CompletableFuture<Boolean>> releases = async.stream()
-			.map((node) -> AsyncAcquisition.started(() -> node.release(key, ownerToken)))
-			.toList();
-		return AsyncAcquisition.awaitAll(releases, System.nanoTime() + this.nodeTimeout.toNanos() * 2, key);
 	}
 
 	@Override
 	public boolean renew(String key, String ownerToken, Duration ttl) {
-		long start = System.nanoTime();
-		List<@Nullable Object> replies = this.calls.answeredOnAll(key, "renew",
-				(node) -> node.renew(key, ownerToken, ttl));
-		return NodeCalls.count(replies) >= this.quorum && validity(ttl, start) > 0;
+		return this.renewals.renew(key, ownerToken, ttl);
 	}
 
 	@Override
 	public boolean[] renewAll(List<Renewal> renewals) {
-		if (renewals.isEmpty()) {
-			return new boolean[0];
-		}
-		long start = System.nanoTime();
-		String key = renewals.get(0).key();
-		List<@Nullable Object> replies = this.calls.answeredOnAll(key, "renew", (node) -> node.renewAll(renewals));
-		boolean[] renewed = new boolean[renewals.size()];
-		for (int i = 0; i < renewed.length; i++) {
-			int confirmed = 0;
-			for (Object reply : replies) {
-				if (reply instanceof boolean[] node && node[i]) {
-					confirmed++;
-				}
-			}
-			renewed[i] = confirmed >= this.quorum && validity(renewals.get(i).ttl(), start) > 0;
-		}
-		return renewed;
+		return this.renewals.renewAll(renewals);
 	}
 
 	@Override
@@ -287,10 +252,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	 */
 	@Override
 	public LockState inspect(String key) {
-		assertInspectable();
-		return MajorityState.of(
-				this.calls.answeredOnAll(key, "inspect", (node) -> ((InspectableLockClient) node).inspect(key)),
-				this.quorum);
+		return this.inspection.inspect(key);
 	}
 
 	/**
@@ -303,9 +265,7 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	 */
 	@Override
 	public boolean forceRelease(String key) {
-		assertInspectable();
-		return NodeCalls.count(this.calls.answeredOnAll(key, "force-release",
-				(node) -> ((InspectableLockClient) node).forceRelease(key))) > 0;
+		return this.inspection.forceRelease(key);
 	}
 
 	/**
@@ -317,40 +277,11 @@ public class RedlockClient implements InspectableLockClient, AutoCloseable {
 	}
 
 	long validity(Duration ttl, long start) {
-		long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-		long drift = (long) (ttl.toMillis() * this.clockDriftFactor) + DRIFT_CONSTANT_MILLIS;
-		return ttl.toMillis() - elapsed - drift;
-	}
-
-	/**
-	 * Check, before any node is called, that every node can be inspected: a node failing
-	 * the call on its thread would count as a node not answering.
-	 */
-	private void assertInspectable() {
-		for (RaisableFencingLockClient node : this.nodes) {
-			if (!(node instanceof InspectableLockClient)) {
-				throw new UnsupportedOperationException("Redlock node " + node.getClass().getName()
-						+ " cannot inspect or force-release locks (it is no InspectableLockClient)");
-			}
-		}
+		return this.validity.remainingMillis(ttl, start);
 	}
 
 	void releaseQuietly(String key, String ownerToken) {
-		// A caller that was interrupted stopped waiting for the nodes, but some may have
-		// taken the lock: the interrupt is held back while the release is waited for, or
-		// the release would be abandoned at once and the lock stay for its whole ttl.
-		boolean interrupted = Thread.interrupted();
-		try {
-			releaseOnAllNodes(key, ownerToken);
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not release the partial Redlock acquisition of '" + key + "'", ex);
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		this.releases.quietly(key, ownerToken);
 	}
 
 	/**

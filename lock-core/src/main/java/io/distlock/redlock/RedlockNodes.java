@@ -26,8 +26,6 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import org.jspecify.annotations.Nullable;
 
@@ -35,7 +33,6 @@ import io.distlock.redis.RedisLockClient;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.Assert;
 
@@ -119,17 +116,7 @@ public final class RedlockNodes implements AutoCloseable {
 			}
 			nodes.add(node);
 		}
-		List<LettuceConnectionFactory> factories = new ArrayList<>(urls.size());
-		try {
-			for (NodeUrls.Node node : nodes) {
-				factories.add(connectionFactory(node, timeout, sslOptions));
-			}
-		}
-		catch (RuntimeException ex) {
-			factories.forEach(LettuceConnectionFactory::destroy);
-			throw ex;
-		}
-		return new RedlockNodes(factories, timeout, CLOSE_TIMEOUT);
+		return new RedlockNodes(NodeConnectionFactories.create(nodes, timeout, sslOptions), timeout, CLOSE_TIMEOUT);
 	}
 
 	/**
@@ -215,47 +202,6 @@ public final class RedlockNodes implements AutoCloseable {
 				return;
 			}
 		}
-	}
-
-	private static LettuceConnectionFactory connectionFactory(NodeUrls.Node node, Duration timeout,
-			@Nullable SslOptions sslOptions) {
-		ClientOptions.Builder options = ClientOptions.builder()
-			.socketOptions(SocketOptions.builder().connectTimeout(connectTimeout(timeout)).build());
-		if (sslOptions != null) {
-			options.sslOptions(sslOptions);
-		}
-		LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
-			.commandTimeout(timeout)
-			.clientOptions(options.build());
-		if (node.ssl()) {
-			client.useSsl();
-		}
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(node.server(), client.build());
-		factory.afterPropertiesSet();
-		factory.start();
-		connectEarly(factory);
-		return factory;
-	}
-
-	/**
-	 * Open the node's connection now, so that the first acquisitions do not spend their
-	 * short node timeout connecting. A node that is down is connected to later, when it
-	 * is back.
-	 */
-	private static void connectEarly(LettuceConnectionFactory factory) {
-		try (RedisConnection connection = factory.getConnection()) {
-			connection.ping();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Redlock node " + factory.getHostName() + ":" + factory.getPort()
-					+ " is not reachable yet; locks need a majority of the nodes: " + ex.getMessage());
-		}
-	}
-
-	private static Duration connectTimeout(Duration timeout) {
-		// A TCP connect (and TLS handshake) may take longer than a command on a warm
-		// connection.
-		return (timeout.compareTo(Duration.ofSeconds(1)) < 0) ? Duration.ofSeconds(1) : timeout;
 	}
 
 	/**

@@ -22,9 +22,10 @@ import java.util.Optional;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.jspecify.annotations.Nullable;
 
+import io.distlock.LockContext;
 import io.distlock.LockHandle;
-import io.distlock.engine.BoundLocks;
 
 /**
  * A ShedLock lock held through a distlock {@link LockHandle}, bound to the thread that
@@ -40,9 +41,12 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 
 	private final LockHandle handle;
 
-	private DistlockSimpleLock(LockConfiguration configuration, LockHandle handle) {
+	private final @Nullable LockContext scope;
+
+	private DistlockSimpleLock(LockConfiguration configuration, LockHandle handle, @Nullable LockContext scope) {
 		super(configuration);
 		this.handle = handle;
+		this.scope = scope;
 	}
 
 	/**
@@ -53,11 +57,8 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 	 * to say when a task starts and ends; the caller is the one sign.)
 	 */
 	static DistlockSimpleLock taken(LockConfiguration configuration, LockHandle handle) {
-		DistlockSimpleLock lock = new DistlockSimpleLock(configuration, handle);
-		if (takenByShedLocksExecutor()) {
-			BoundLocks.bindHeld(handle);
-		}
-		return lock;
+		LockContext scope = takenByShedLocksExecutor() ? LockContext.open(handle) : null;
+		return new DistlockSimpleLock(configuration, handle, scope);
 	}
 
 	// A few frames up: the provider, any wrapping provider (KeepAliveLockProvider), the
@@ -73,7 +74,7 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 			this.handle.close();
 		}
 		finally {
-			BoundLocks.unbindHeld(this.handle);
+			unbind();
 		}
 	}
 
@@ -93,7 +94,13 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 			release();
 			return Optional.empty();
 		}
-		return Optional.of(new DistlockSimpleLock(configuration, this.handle));
+		return Optional.of(new DistlockSimpleLock(configuration, this.handle, this.scope));
+	}
+
+	private void unbind() {
+		if (this.scope != null) {
+			this.scope.close();
+		}
 	}
 
 	private void release() {
@@ -104,7 +111,7 @@ final class DistlockSimpleLock extends AbstractSimpleLock {
 			// Already lost: nothing of it is left to release.
 		}
 		finally {
-			BoundLocks.unbindHeld(this.handle);
+			unbind();
 		}
 	}
 

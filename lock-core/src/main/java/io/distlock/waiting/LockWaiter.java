@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -53,7 +54,7 @@ public final class LockWaiter {
 
 	private final KeyedQueues<Waiter> byResource = new KeyedQueues<>();
 
-	private volatile @Nullable Interest interest;
+	private volatile @Nullable Consumer<String> interest;
 
 	/**
 	 * Create a waiter whose fallback backoff starts at 10ms and doubles up to the given
@@ -93,9 +94,13 @@ public final class LockWaiter {
 	 * when its last one leaves, such as a notifier that subscribes to each lock's release
 	 * channel only while someone here waits for it. A waiter counts from its first
 	 * {@link Waiter#await}: a lock taken at the first attempt costs no subscription.
+	 * <p>
+	 * The interest is called with the lock resource, on the waiting thread; calls for one
+	 * resource may arrive out of order from different threads, so it checks
+	 * {@link #isWaitedFor} for the current state.
 	 * @param interest the interest to tell, or {@code null} for none
 	 */
-	public void setInterest(@Nullable Interest interest) {
+	public void setInterest(@Nullable Consumer<String> interest) {
 		this.interest = interest;
 	}
 
@@ -216,26 +221,10 @@ public final class LockWaiter {
 	}
 
 	private void tellInterest(String resource) {
-		Interest interest = this.interest;
+		Consumer<String> interest = this.interest;
 		if (interest != null) {
-			interest.changed(resource);
+			interest.accept(resource);
 		}
-	}
-
-	/**
-	 * Told when a lock resource gets its first local waiter or loses its last one.
-	 */
-	@FunctionalInterface
-	public interface Interest {
-
-		/**
-		 * Called, on the waiting thread, when the resource got its first waiter or lost
-		 * its last; calls for one resource may arrive out of order from different
-		 * threads, so check {@link LockWaiter#isWaitedFor} for the current state.
-		 * @param resource the lock resource
-		 */
-		void changed(String resource);
-
 	}
 
 	/**

@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.distlock.LockListener;
 import io.distlock.LockEvent;
+import io.distlock.LockListener;
 
 import io.distlock.store.AcquireResult;
 import io.distlock.store.LockClient;

@@ -20,10 +20,10 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 
+import io.distlock.LockMode;
 import io.distlock.LockRequest;
 import io.distlock.MultiLockRequest;
 import io.distlock.annotation.LockFailurePolicy;
-import io.distlock.LockMode;
 
 import org.junit.jupiter.api.Test;
 

@@ -137,7 +137,7 @@ class RedisLockKeysTests {
 
 	@Test
 	void everyStandInTagHashesToItsSlotAndHoldsNoBrace() {
-		String[] tags = RedisLockKeys.SlotTags.TAGS;
+		String[] tags = SlotTags.TAGS;
 		assertThat(tags).hasSize(ClusterSlotHashUtil.SLOT_COUNT);
 		for (int slot = 0; slot < tags.length; slot++) {
 			assertThat(tags[slot]).matches("[0-9a-z]+");

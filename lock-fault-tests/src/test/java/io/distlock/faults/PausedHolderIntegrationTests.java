@@ -20,9 +20,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.distlock.faults.history.History;
 import io.distlock.faults.history.History.Section;
 import io.distlock.faults.history.History.StorageOp;
+import io.distlock.faults.history.History;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -21,13 +21,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.distlock.LockBackendException;
-import io.distlock.LockHandle;
 import io.distlock.LockEvent;
+import io.distlock.LockHandle;
 import io.distlock.LockListener;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockEngine;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;
 import io.distlock.test.RedisServers;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,15 +57,15 @@ class RedlockReleaseIntegrationTests {
 		try (RedisServers servers = RedisServers.start(5);
 				RedlockNodes nodes = RedlockNodes.connect(servers.uris(), NODE_TIMEOUT);
 				RedlockClient client = new RedlockClient(nodes.clients(), 0.01, NODE_TIMEOUT)) {
-			LockTemplate template = new LockTemplate(client);
-			template.getSettings().setLockListeners(List.of(new LockListener() {
+			LockTemplate template = new LockTemplate(new LockEngine(client, new LockWaiter(Duration.ofMillis(500)),
+					LockSettings.builder().lockListeners(List.of(new LockListener() {
 
-				@Override
-				public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
-					mismatches.add(event.key());
-				}
+						@Override
+						public void onReleaseMismatch(LockEvent.ReleaseMismatch event) {
+							mismatches.add(event.key());
+						}
 
-			}));
+					})).build()));
 			LockHandle handle = acquire(template);
 			servers.get(0).pause();
 			servers.get(1).pause();

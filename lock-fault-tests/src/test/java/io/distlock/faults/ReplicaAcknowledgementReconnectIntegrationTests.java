@@ -22,9 +22,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import io.distlock.store.AcquireResult;
 import io.distlock.faults.proxy.TcpProxy;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
 import io.distlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -19,9 +19,9 @@ package io.distlock.faults;
 import java.util.List;
 import java.util.Optional;
 
-import io.distlock.faults.history.History;
 import io.distlock.faults.history.History.Section;
 import io.distlock.faults.history.History.StorageOp;
+import io.distlock.faults.history.History;
 
 /**
  * Questions the scenario tests ask of a history beyond what the checker reports.

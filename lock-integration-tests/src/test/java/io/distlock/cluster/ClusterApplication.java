@@ -18,15 +18,17 @@ package io.distlock.cluster;
 
 import java.time.Duration;
 
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.redis.ReactiveRedisLockClient;
 import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.ShardedReleaseNotifier;
+import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisConnections;
+import io.distlock.waiting.LockWaiter;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 
@@ -37,8 +39,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * One application using distlock on a Redis Cluster, wired as the auto-configuration does
  * it there: its own connection factory, a lock client publishing sharded release
- * messages, a {@link ShardedReleaseNotifier}, a lease renewer, a template and a reactive
- * template.
+ * messages, a sharded {@link RedisReleaseNotifier}, a lease renewer, a template and a
+ * reactive template.
  */
 final class ClusterApplication implements AutoCloseable {
 
@@ -50,7 +52,7 @@ final class ClusterApplication implements AutoCloseable {
 
 	final LockWaiter waiter;
 
-	final ShardedReleaseNotifier notifier;
+	final RedisReleaseNotifier notifier;
 
 	final LeaseRenewer renewer;
 
@@ -67,15 +69,14 @@ final class ClusterApplication implements AutoCloseable {
 		}
 		this.client.afterPropertiesSet();
 		this.waiter = waiter;
-		this.notifier = new ShardedReleaseNotifier(this.connectionFactory, waiter);
+		this.notifier = RedisReleaseNotifier.sharded(this.connectionFactory, waiter);
 		this.notifier.start();
 		this.renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
-		this.template = new LockTemplate(this.client, waiter);
-		this.template.getSettings().setLeaseRenewer(this.renewer);
+		this.template = new LockTemplate(new LockEngine(this.client, waiter, LockSettings.defaults(), this.renewer));
 		ReactiveRedisLockClient reactiveClient = new ReactiveRedisLockClient(this.connectionFactory);
 		reactiveClient.setShardedReleaseMessages(true);
 		reactiveClient.afterPropertiesSet();
-		this.reactiveTemplate = new ReactiveLockTemplate(reactiveClient, waiter, this.template.getSettings());
+		this.reactiveTemplate = new ReactiveLockTemplate(reactiveClient, this.template.getEngine());
 	}
 
 	/**

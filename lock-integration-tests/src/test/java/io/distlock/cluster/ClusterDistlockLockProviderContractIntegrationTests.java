@@ -59,12 +59,14 @@ class ClusterDistlockLockProviderContractIntegrationTests extends AbstractExtens
 
 	@Override
 	protected void assertUnlocked(String lockName) {
-		assertThat(this.application.template.inspect(lockName).held()).as("lock '%s' held", lockName).isFalse();
+		assertThat(this.application.template.getEngine().inspect(lockName).held()).as("lock '%s' held", lockName)
+			.isFalse();
 	}
 
 	@Override
 	protected void assertLocked(String lockName) {
-		assertThat(this.application.template.inspect(lockName).held()).as("lock '%s' held", lockName).isTrue();
+		assertThat(this.application.template.getEngine().inspect(lockName).held()).as("lock '%s' held", lockName)
+			.isTrue();
 	}
 
 }

@@ -24,10 +24,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.distlock.redis.RedisLockClient;
 import io.distlock.store.AcquireResult;
 import io.distlock.store.LockState;
 import io.distlock.store.Renewal;
-import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisServer;

@@ -31,10 +31,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.LockHandle;
+import io.distlock.LockMode;
 import io.distlock.LockTemplate;
 import io.distlock.MultiLockHandle;
 import io.distlock.MultiLockRequest;
-import io.distlock.LockMode;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisServer;

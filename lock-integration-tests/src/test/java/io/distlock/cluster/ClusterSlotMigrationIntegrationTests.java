@@ -19,9 +19,9 @@ package io.distlock.cluster;
 import java.time.Duration;
 import java.util.List;
 
+import io.distlock.redis.RedisLockClient;
 import io.distlock.store.AcquireResult;
 import io.distlock.store.Renewal;
-import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisServer;

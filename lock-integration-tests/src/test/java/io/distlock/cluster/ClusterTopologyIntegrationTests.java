@@ -28,12 +28,12 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.store.AcquireResult;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.test.CriticalSections;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RespConnection;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

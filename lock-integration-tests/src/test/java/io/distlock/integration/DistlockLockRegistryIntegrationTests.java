@@ -139,7 +139,7 @@ class DistlockLockRegistryIntegrationTests {
 			assertThat(handle.key()).isEqualTo("bound");
 			token = handle.fencingToken();
 			assertThat(token).isPositive();
-			assertThat(this.firstStack.template().getHeldLocks()).extracting(HeldLock::key, HeldLock::name)
+			assertThat(this.firstStack.template().getEngine().getHeldLocks()).extracting(HeldLock::key, HeldLock::name)
 				.containsExactly(tuple("bound", DistlockLockRegistry.LOCK_NAME));
 		}
 		finally {

@@ -25,13 +25,14 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.distlock.engine.LockSettings;
 import io.distlock.LockEvent;
 import io.distlock.LockListener;
-import io.distlock.waiting.LockWaiter;
+import io.distlock.LockSettings;
+import io.distlock.engine.LockEngine;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,13 +62,24 @@ class LeaderElectionLossIntegrationTests {
 
 	private LeaderElection election;
 
-	private final LockSettings settings = new LockSettings();
+	// The listener of the test under way, which the election's settings call.
+	private volatile LockListener listener = new LockListener() {
+	};
 
 	@BeforeEach
 	void createElection() {
 		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.election = new LeaderElection(new RedisLockClient(this.connectionFactory),
-				new LockWaiter(Duration.ofMillis(500)), NAME, this.settings);
+		LockListener delegate = new LockListener() {
+
+			@Override
+			public void onLost(LockEvent.Lost event) {
+				LeaderElectionLossIntegrationTests.this.listener.onLost(event);
+			}
+
+		};
+		LockSettings settings = LockSettings.builder().lockListeners(List.of(delegate)).build();
+		this.election = new LeaderElection(new LockEngine(new RedisLockClient(this.connectionFactory),
+				new LockWaiter(Duration.ofMillis(500)), settings), NAME);
 	}
 
 	@AfterEach
@@ -81,7 +93,7 @@ class LeaderElectionLossIntegrationTests {
 	void leadershipIsRevokedWhileALostLockListenerStillBlocks() throws Exception {
 		CountDownLatch listenerEntered = new CountDownLatch(1);
 		this.election.setTtl(Duration.ofMillis(600));
-		this.settings.setLockListeners(List.of(new LockListener() {
+		this.listener = (new LockListener() {
 
 			@Override
 			public void onLost(LockEvent.Lost event) {
@@ -94,7 +106,7 @@ class LeaderElectionLossIntegrationTests {
 				}
 			}
 
-		}));
+		});
 		this.election.start();
 		await().atMost(Duration.ofSeconds(5)).until(this.election::isLeader);
 

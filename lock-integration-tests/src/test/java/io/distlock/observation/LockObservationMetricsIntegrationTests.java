@@ -34,8 +34,8 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
-import io.distlock.test.RedisServerExtension;
 import io.distlock.test.LockStack;
+import io.distlock.test.RedisServerExtension;
 
 import static io.distlock.observation.DefaultLockObservationConvention.LOCK_NAME;
 import static io.distlock.observation.DefaultLockObservationConvention.OUTCOME;

@@ -17,16 +17,17 @@ package io.distlock.plain;
 
 import java.time.Duration;
 
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
-import io.distlock.engine.LockSettings;
-import io.distlock.lease.LeaseRenewer;
-import io.distlock.store.LockClient;
-import io.distlock.waiting.LockWaiter;
+import io.distlock.engine.LockEngine;
 import io.distlock.interceptor.AnnotationLockOperationSource;
 import io.distlock.interceptor.LockAdvisor;
 import io.distlock.interceptor.LockInterceptor;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.store.LockClient;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
 import org.springframework.beans.factory.ObjectProvider;
@@ -63,12 +64,14 @@ public class LockingConfiguration {
 		return new LeaseRenewer(lockClient, Duration.ofHours(1));
 	}
 
+	@Bean // what the front doors share: settings, renewer, held locks, local queues
+	LockEngine lockEngine(LockClient lockClient, LockWaiter lockWaiter, LeaseRenewer leaseRenewer) {
+		return new LockEngine(lockClient, lockWaiter, LockSettings.defaults(), leaseRenewer);
+	}
+
 	@Bean
-	LockTemplate lockTemplate(LockClient lockClient, LockWaiter lockWaiter, LeaseRenewer leaseRenewer) {
-		// Key prefix, renewer, listeners, observations: what the front doors share.
-		LockSettings settings = new LockSettings();
-		settings.setLeaseRenewer(leaseRenewer);
-		return new LockTemplate(lockClient, lockWaiter, settings);
+	LockTemplate lockTemplate(LockEngine lockEngine) {
+		return new LockTemplate(lockEngine);
 	}
 
 	// For @DistributedLocked: the definitions, the interceptor and the advisor.

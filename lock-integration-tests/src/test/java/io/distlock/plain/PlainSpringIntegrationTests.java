@@ -21,9 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.distlock.LockContext;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.store.LockClient;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;
+import io.distlock.store.LockClient;
 import io.distlock.test.CriticalSections;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
@@ -62,7 +62,7 @@ class PlainSpringIntegrationTests {
 			assertThat(sections.overlaps()).isZero();
 			assertThat(sections.count()).isEqualTo(100);
 			assertThat(inventory.increasingTokens()).as("every call saw a higher fencing token").isEqualTo(100);
-			assertThat(context.getBean(LockTemplate.class).getStatistics().getAcquired()).isEqualTo(100);
+			assertThat(context.getBean(LockTemplate.class).getEngine().getStatistics().getAcquired()).isEqualTo(100);
 			assertThat(redis.endpoint().command("EXISTS", "lock:inventory:sku-1")).as("released").isEqualTo(0L);
 		}
 	}

@@ -16,14 +16,11 @@
 
 package io.distlock.reactive;
 
-import java.time.Duration;
-
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.ReactiveRedisLockClient;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisEndpoint;
 
@@ -32,11 +29,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * One application using distlock on a single Redis, wired as the auto-configuration does
  * it: a blocking and a reactive template sharing one waiter, release notifier and lease
- * renewer.
+ * renewer, those of a {@link LockStack}.
  */
 final class ReactiveApplication implements AutoCloseable {
-
-	final LettuceConnectionFactory connectionFactory;
 
 	final LeaseRenewer renewer;
 
@@ -44,26 +39,33 @@ final class ReactiveApplication implements AutoCloseable {
 
 	final ReactiveLockTemplate template;
 
-	private final RedisReleaseNotifier notifier;
+	private final LettuceConnectionFactory connectionFactory;
+
+	private final LockStack stack;
 
 	ReactiveApplication(RedisEndpoint redis) {
+		this(redis, LockSettings.defaults());
+	}
+
+	ReactiveApplication(RedisEndpoint redis, LockSettings settings) {
+		// Made here rather than by the stack: the reactive client needs it as a reactive
+		// one.
 		this.connectionFactory = RedisConnections.connectionFactory(redis);
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		LockWaiter waiter = new LockWaiter(Duration.ofMillis(500));
-		this.notifier = new RedisReleaseNotifier(this.connectionFactory, waiter);
-		this.notifier.start();
-		this.renewer = new LeaseRenewer(client, Duration.ofHours(1));
-		this.blockingTemplate = new LockTemplate(client, waiter);
-		this.blockingTemplate.getSettings().setLeaseRenewer(this.renewer);
-		this.template = new ReactiveLockTemplate(new ReactiveRedisLockClient(this.connectionFactory), waiter,
-				this.blockingTemplate.getSettings());
+		this.stack = LockStack.on(this.connectionFactory).build();
+		this.renewer = this.stack.renewer();
+		this.blockingTemplate = this.stack.template(settings);
+		this.template = new ReactiveLockTemplate(new ReactiveRedisLockClient(this.connectionFactory),
+				this.blockingTemplate.getEngine());
 	}
 
 	@Override
 	public void close() {
-		this.notifier.stop();
-		this.renewer.close();
-		this.connectionFactory.destroy();
+		try {
+			this.stack.close();
+		}
+		finally {
+			this.connectionFactory.destroy();
+		}
 	}
 
 }

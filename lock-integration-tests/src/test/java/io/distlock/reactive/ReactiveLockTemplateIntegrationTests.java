@@ -27,15 +27,16 @@ import io.distlock.LockAcquisitionException;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationContext;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.ReactiveRedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
@@ -175,8 +176,8 @@ class ReactiveLockTemplateIntegrationTests {
 
 	@Test
 	void busyLockErrorNamesTheHolderOfAnotherApplicationFromTheFailedAttemptsReply() {
-		try (ReactiveApplication other = new ReactiveApplication(redis.endpoint())) {
-			other.blockingTemplate.getSettings().setInstanceName("billing-1");
+		try (ReactiveApplication other = new ReactiveApplication(redis.endpoint(),
+				LockSettings.builder().instanceName("billing-1").build())) {
 			try (LockHandle holder = other.blockingTemplate
 				.tryAcquire(
 						LockRequest.builder("invoice:9").ttl(TTL).waitTime(Duration.ZERO).name("Billing.run").build())
@@ -302,7 +303,7 @@ class ReactiveLockTemplateIntegrationTests {
 			LettuceConnectionFactory unreachable = RedisConnections.connectionFactory(stopped);
 			try {
 				ReactiveLockTemplate template = new ReactiveLockTemplate(new ReactiveRedisLockClient(unreachable),
-						new LockWaiter(Duration.ofMillis(100)), this.application.blockingTemplate.getSettings());
+						this.application.blockingTemplate.getEngine());
 				assertThatExceptionOfType(LockBackendException.class)
 					.isThrownBy(
 							() -> template.execute("down", TTL, Duration.ofSeconds(1), Mono.just("ran")).block(TIMEOUT))
@@ -319,7 +320,10 @@ class ReactiveLockTemplateIntegrationTests {
 	@Test
 	void lockedMonoIsObservedWaitingAndHoldingWithTheHoldingObservationInItsContext() {
 		TestObservationRegistry registry = TestObservationRegistry.create();
-		this.application.blockingTemplate.getSettings().setObservationRegistry(registry);
+		this.application.close();
+		this.application = new ReactiveApplication(redis.endpoint(),
+				LockSettings.builder().observationRegistry(registry).build());
+		this.template = this.application.template;
 		Object current = this.template
 			.execute(LockRequest.of("observed", TTL, Duration.ZERO).withName("stock"),
 					(lock) -> Mono.deferContextual((context) -> Mono.just(context.get("micrometer.observation"))))
@@ -338,7 +342,10 @@ class ReactiveLockTemplateIntegrationTests {
 	@Test
 	void releaseOfALockNoLongerHeldEndsItsHoldingObservationWithOutcomeMismatch() {
 		TestObservationRegistry registry = TestObservationRegistry.create();
-		this.application.blockingTemplate.getSettings().setObservationRegistry(registry);
+		this.application.close();
+		this.application = new ReactiveApplication(redis.endpoint(),
+				LockSettings.builder().observationRegistry(registry).build());
+		this.template = this.application.template;
 		this.template
 			.execute(LockRequest.of("removed", TTL, Duration.ZERO),
 					(lock) -> Mono.fromRunnable(() -> redis.endpoint().command("DEL", "lock:removed"))

@@ -21,18 +21,19 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.engine.LockSettings;
 import io.distlock.LockAcquisitionException;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.ReactiveRedisLockClient;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -91,18 +92,17 @@ class ReactiveLockTemplateReentryIntegrationTests {
 		ReactiveRedisLockClient firstStore = new ReactiveRedisLockClient(this.first);
 		ReactiveRedisLockClient secondStore = new ReactiveRedisLockClient(this.second);
 		LockWaiter waiter = new LockWaiter(Duration.ofMillis(100));
-		this.orders = template(firstStore, waiter, this.firstRenewer, "orders:");
-		this.sameOrders = template(firstStore, waiter, this.firstRenewer, "orders:");
-		this.payments = template(firstStore, waiter, this.firstRenewer, "payments:");
-		this.ordersElsewhere = template(secondStore, waiter, this.secondRenewer, "orders:");
+		this.orders = template(new RedisLockClient(this.first), firstStore, waiter, this.firstRenewer, "orders:");
+		this.sameOrders = template(new RedisLockClient(this.first), firstStore, waiter, this.firstRenewer, "orders:");
+		this.payments = template(new RedisLockClient(this.first), firstStore, waiter, this.firstRenewer, "payments:");
+		this.ordersElsewhere = template(new RedisLockClient(this.second), secondStore, waiter, this.secondRenewer,
+				"orders:");
 	}
 
-	private static ReactiveLockTemplate template(ReactiveRedisLockClient store, LockWaiter waiter, LeaseRenewer renewer,
-			String prefix) {
-		LockSettings settings = new LockSettings();
-		settings.setLeaseRenewer(renewer);
-		settings.setKeyPrefix(prefix);
-		return new ReactiveLockTemplate(store, waiter, settings);
+	private static ReactiveLockTemplate template(RedisLockClient client, ReactiveRedisLockClient store,
+			LockWaiter waiter, LeaseRenewer renewer, String prefix) {
+		LockEngine engine = new LockEngine(client, waiter, LockSettings.builder().keyPrefix(prefix).build(), renewer);
+		return new ReactiveLockTemplate(store, engine);
 	}
 
 	@AfterEach
@@ -239,10 +239,9 @@ class ReactiveLockTemplateReentryIntegrationTests {
 	}
 
 	private LockTemplate anotherApplication(RedisEndpoint endpoint) {
-		LockTemplate other = new LockTemplate(new RedisLockClient(
-				(endpoint == redis.endpoint(0)) ? this.thirdPartyOnFirst : this.thirdPartyOnSecond));
-		other.getSettings().setKeyPrefix("");
-		return other;
+		return new LockTemplate(new LockEngine(
+				new RedisLockClient((endpoint == redis.endpoint(0)) ? this.thirdPartyOnFirst : this.thirdPartyOnSecond),
+				new LockWaiter(Duration.ofMillis(500)), LockSettings.builder().keyPrefix("").build()));
 	}
 
 }

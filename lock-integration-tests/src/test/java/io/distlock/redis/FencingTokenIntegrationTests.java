@@ -20,19 +20,17 @@ import java.time.Duration;
 import java.util.UUID;
 
 import io.distlock.LockHandle;
+import io.distlock.LockMode;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
-import io.distlock.LockMode;
 import io.distlock.store.AcquireResult;
-import io.distlock.waiting.LockWaiter;
-import io.distlock.test.RedisConnections;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -48,19 +46,22 @@ class FencingTokenIntegrationTests {
 
 	private static final Duration TTL = Duration.ofSeconds(10);
 
-	private LettuceConnectionFactory connectionFactory;
+	private LockStack stack;
 
 	private RedisLockClient client;
 
 	@BeforeEach
-	void createClient() {
-		this.connectionFactory = RedisConnections.connectionFactory(redis.endpoint());
-		this.client = new RedisLockClient(this.connectionFactory);
+	void createStack() {
+		this.stack = LockStack.on(redis.endpoint())
+			.withoutReleaseNotifier()
+			.waiter(new LockWaiter(Duration.ofMillis(50)))
+			.build();
+		this.client = this.stack.client();
 	}
 
 	@AfterEach
-	void destroyClient() {
-		this.connectionFactory.destroy();
+	void closeStack() {
+		this.stack.close();
 	}
 
 	@Test
@@ -104,7 +105,7 @@ class FencingTokenIntegrationTests {
 
 	@Test
 	void anAttemptThatDoesNotWaitIsNotAnnouncedToTheHolder() {
-		LockTemplate template = new LockTemplate(this.client, new LockWaiter(Duration.ofMillis(50)));
+		LockTemplate template = this.stack.template();
 		try (LockHandle held = template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
 			assertThat(template.tryAcquire("k", TTL, Duration.ZERO)).isEmpty();
 			assertThat(redis.endpoint().command("EXISTS", RedisLockKeys.of("lock:k").waiters())).isEqualTo(0L);
@@ -115,7 +116,7 @@ class FencingTokenIntegrationTests {
 
 	@Test
 	void aReadAttemptThatDoesNotWaitIsNotAnnouncedToTheWriter() {
-		LockTemplate template = new LockTemplate(this.client, new LockWaiter(Duration.ofMillis(50)));
+		LockTemplate template = this.stack.template();
 		LockRequest read = LockRequest.of("k", TTL, Duration.ZERO).withMode(LockMode.READ);
 		try (LockHandle held = template.tryAcquire("k", TTL, Duration.ZERO).orElseThrow()) {
 			assertThat(template.tryAcquire(read)).isEmpty();

@@ -21,9 +21,9 @@ import java.util.List;
 import java.util.UUID;
 
 import io.distlock.store.AcquireResult;
+import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.RespConnection;
-import io.distlock.test.RedisConnections;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

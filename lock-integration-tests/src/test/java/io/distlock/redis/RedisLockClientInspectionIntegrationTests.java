@@ -19,11 +19,10 @@ package io.distlock.redis;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 
 import io.distlock.store.AcquireResult;
-import io.distlock.store.InspectableLockClient;
 import io.distlock.store.LockState;
-import io.distlock.test.InspectableLockClientContractTests;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.RedisVersion;
@@ -40,10 +39,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Integration tests for inspecting and force-releasing locks with {@link RedisLockClient}
- * against a real redis-server: the {@link InspectableLockClientContractTests contract},
- * and the fair queue and release messages particular to Redis.
+ * against a real redis-server, for the fair queue, the other key types and the release
+ * messages particular to Redis. The inspection contract runs in
+ * {@link RedisStoreContractIntegrationTests}.
  */
-class RedisLockClientInspectionIntegrationTests extends InspectableLockClientContractTests {
+class RedisLockClientInspectionIntegrationTests {
 
 	private static final Duration TTL = Duration.ofSeconds(10);
 
@@ -69,11 +69,6 @@ class RedisLockClientInspectionIntegrationTests extends InspectableLockClientCon
 	@AfterEach
 	void destroyClient() {
 		this.connectionFactory.destroy();
-	}
-
-	@Override
-	protected InspectableLockClient client() {
-		return this.client;
 	}
 
 	@Test
@@ -228,6 +223,15 @@ class RedisLockClientInspectionIntegrationTests extends InspectableLockClientCon
 		RedisLockKeys keys = RedisLockKeys.of("k");
 		assertThat(redis.endpoint().command("ZCARD", keys.readHolds())).isEqualTo(2L);
 		assertThat(redis.endpoint().command("ZCARD", keys.permits())).isEqualTo(2L);
+	}
+
+	private static String owner() {
+		return UUID.randomUUID().toString();
+	}
+
+	private static long acquired(AcquireResult result) {
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).fencingToken();
 	}
 
 }

@@ -24,10 +24,11 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.store.AcquireResult;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.store.Renewal;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,7 +62,7 @@ class RedisLockClientReplicationIntegrationTests {
 
 	private static RedisServer replica;
 
-	private LettuceConnectionFactory connectionFactory;
+	private LockStack stack;
 
 	private RedisLockClient client;
 
@@ -83,14 +84,17 @@ class RedisLockClientReplicationIntegrationTests {
 		replica.ensureRunning();
 		awaitReplicaInSync();
 		primary.flushAll();
-		this.connectionFactory = RedisConnections.connectionFactory(primary, COMMAND_TIMEOUT);
-		this.client = new RedisLockClient(this.connectionFactory);
-		this.client.setReplicaAcknowledgement(1, ACK_TIMEOUT);
+		this.stack = LockStack.on(primary).commandTimeout(COMMAND_TIMEOUT).client((connectionFactory) -> {
+			RedisLockClient client = new RedisLockClient(connectionFactory);
+			client.setReplicaAcknowledgement(1, ACK_TIMEOUT);
+			return client;
+		}).withoutReleaseNotifier().waiter(new LockWaiter(Duration.ofMillis(50))).build();
+		this.client = this.stack.client();
 	}
 
 	@AfterEach
-	void destroyClient() {
-		this.connectionFactory.destroy();
+	void closeStack() {
+		this.stack.close();
 	}
 
 	@Test
@@ -151,7 +155,7 @@ class RedisLockClientReplicationIntegrationTests {
 	@Test
 	void givenAStoppedReplicaWhenTheTemplateWaitsThenItRetriesAndFailsWithTheShortfallAtTheDeadline() {
 		replica.stop();
-		LockTemplate template = new LockTemplate(this.client, new LockWaiter(Duration.ofMillis(50)));
+		LockTemplate template = this.stack.template();
 		assertThatExceptionOfType(LockBackendException.class)
 			.isThrownBy(() -> template.tryAcquire("k", TTL, Duration.ofMillis(500)))
 			.withMessageContaining("acknowledged by 0 of 1 replica(s)")
@@ -162,7 +166,7 @@ class RedisLockClientReplicationIntegrationTests {
 	@Test
 	void givenAReplicaBackDuringTheWaitWhenTheTemplateWaitsThenItGetsTheLock() throws Exception {
 		replica.stop();
-		LockTemplate template = new LockTemplate(this.client, new LockWaiter(Duration.ofMillis(50)));
+		LockTemplate template = this.stack.template();
 		Thread restart = new Thread(() -> {
 			replica.restart();
 		});

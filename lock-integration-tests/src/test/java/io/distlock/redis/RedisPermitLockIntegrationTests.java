@@ -29,9 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.store.AcquireResult;
-import io.distlock.store.PermitLockClient;
 import io.distlock.store.Renewal;
-import io.distlock.test.PermitLockClientContractTests;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.RespConnection;
@@ -49,11 +47,11 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * Integration tests for the permits of {@link RedisLockClient} against a real
- * redis-server: the {@link PermitLockClientContractTests contract}, and what is
- * particular to Redis: the sorted set the permits are kept in and how long it lives, the
- * release messages, and two applications sharing the limit.
+ * redis-server, for what is particular to Redis: the sorted set the permits are kept in
+ * and how long it lives, the release messages, and two applications sharing the limit.
+ * The permit contract runs in {@link RedisStoreContractIntegrationTests}.
  */
-class RedisPermitLockIntegrationTests extends PermitLockClientContractTests {
+class RedisPermitLockIntegrationTests {
 
 	private static final Duration TTL = Duration.ofSeconds(10);
 
@@ -82,11 +80,6 @@ class RedisPermitLockIntegrationTests extends PermitLockClientContractTests {
 	void destroyClients() {
 		this.connectionFactory.destroy();
 		this.otherConnectionFactory.destroy();
-	}
-
-	@Override
-	protected PermitLockClient client() {
-		return this.client;
 	}
 
 	@Test
@@ -212,6 +205,10 @@ class RedisPermitLockIntegrationTests extends PermitLockClientContractTests {
 
 	private String permits() {
 		return RedisLockKeys.of(this.key).permits();
+	}
+
+	private static String owner() {
+		return UUID.randomUUID().toString();
 	}
 
 }

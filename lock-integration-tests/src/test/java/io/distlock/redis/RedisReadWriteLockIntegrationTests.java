@@ -18,6 +18,7 @@ package io.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -25,9 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.store.AcquireResult;
-import io.distlock.store.ReadWriteLockClient;
 import io.distlock.store.Renewal;
-import io.distlock.test.ReadWriteLockClientContractTests;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 import io.distlock.test.RespConnection;
@@ -42,11 +41,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Integration tests for the read holds of {@link RedisLockClient} against a real
- * redis-server: the {@link ReadWriteLockClientContractTests contract}, and what is
- * particular to Redis: the names read holds and the writer's marker are kept under, how
- * long they live, the writer's wait timeout, and the release messages.
+ * redis-server, for what is particular to Redis: the names read holds and the writer's
+ * marker are kept under, how long they live, the writer's wait timeout, and the release
+ * messages. The read/write contract runs in {@link RedisStoreContractIntegrationTests}.
  */
-class RedisReadWriteLockIntegrationTests extends ReadWriteLockClientContractTests {
+class RedisReadWriteLockIntegrationTests {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
@@ -68,11 +67,6 @@ class RedisReadWriteLockIntegrationTests extends ReadWriteLockClientContractTest
 	@AfterEach
 	void destroyClient() {
 		this.connectionFactory.destroy();
-	}
-
-	@Override
-	protected ReadWriteLockClient client() {
-		return this.client;
 	}
 
 	@Test
@@ -286,6 +280,10 @@ class RedisReadWriteLockIntegrationTests extends ReadWriteLockClientContractTest
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	private static String owner() {
+		return UUID.randomUUID().toString();
 	}
 
 }

@@ -19,10 +19,10 @@ package io.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 
-import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -24,11 +24,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.distlock.store.AcquireResult;
-import io.distlock.waiting.LockWaiter;
+import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.test.RedisConnections;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

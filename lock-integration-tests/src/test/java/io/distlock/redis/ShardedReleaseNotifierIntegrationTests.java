@@ -22,12 +22,13 @@ import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
-import io.distlock.waiting.LockWaiter;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisVersion;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Integration tests for {@link ShardedReleaseNotifier} on a real Redis 7 cluster:
+ * Integration tests for {@link RedisReleaseNotifier#sharded} on a real Redis 7 cluster:
  * subscriptions exist only while someone waits, follow a failover, and come back after a
  * stop and start.
  */
@@ -56,7 +57,11 @@ class ShardedReleaseNotifierIntegrationTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
-	private ShardedReleaseNotifier notifier;
+	private RedisReleaseNotifier notifier;
+
+	private LockStack stack;
+
+	private LockStack holderStack;
 
 	private LockTemplate template;
 
@@ -66,21 +71,30 @@ class ShardedReleaseNotifierIntegrationTests {
 	void startNotifier() {
 		assumeTrue(RedisVersion.majorVersion() >= 7, "sharded pub/sub needs Redis 7");
 		this.connectionFactory = RedisConnections.connectionFactory(redis.cluster());
-		RedisLockClient client = new RedisLockClient(this.connectionFactory);
-		client.setShardedReleaseMessages(true);
-		RedisLockClient acknowledged = new RedisLockClient(this.connectionFactory);
-		acknowledged.setShardedReleaseMessages(true);
-		acknowledged.setReplicaAcknowledgement(1, Duration.ofMillis(200));
-		this.notifier = new ShardedReleaseNotifier(this.connectionFactory, this.waiter);
+		this.notifier = RedisReleaseNotifier.sharded(this.connectionFactory, this.waiter);
 		this.notifier.start();
-		this.template = new LockTemplate(client, this.waiter);
+		// The stacks share the waiter that the sharded notifier signals.
+		this.stack = LockStack.on(this.connectionFactory).client((connectionFactory) -> {
+			RedisLockClient client = new RedisLockClient(connectionFactory);
+			client.setShardedReleaseMessages(true);
+			return client;
+		}).withoutReleaseNotifier().waiter(this.waiter).build();
+		this.template = this.stack.template();
 		// Holds locks that are on the replica when their primary dies.
-		this.holderTemplate = new LockTemplate(acknowledged, this.waiter);
+		this.holderStack = LockStack.on(this.connectionFactory).client((connectionFactory) -> {
+			RedisLockClient acknowledged = new RedisLockClient(connectionFactory);
+			acknowledged.setShardedReleaseMessages(true);
+			acknowledged.setReplicaAcknowledgement(1, Duration.ofMillis(200));
+			return acknowledged;
+		}).withoutReleaseNotifier().waiter(this.waiter).build();
+		this.holderTemplate = this.holderStack.template();
 	}
 
 	@AfterEach
 	void stopNotifier() {
 		if (this.notifier != null) {
+			this.holderStack.close();
+			this.stack.close();
 			this.notifier.close();
 			RedisConnections.destroy(this.connectionFactory);
 		}

@@ -18,14 +18,13 @@ package io.distlock.redlock;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 
 import io.distlock.LockBackendException;
+import io.distlock.redis.RedisLockClient;
 import io.distlock.store.AcquireResult;
-import io.distlock.store.InspectableLockClient;
 import io.distlock.store.LockState;
 import io.distlock.store.RaisableFencingLockClient;
-import io.distlock.redis.RedisLockClient;
-import io.distlock.test.InspectableLockClientContractTests;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,10 +36,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Integration tests for inspecting and force-releasing locks with {@link RedlockClient}
- * over five real redis-server processes: the {@link InspectableLockClientContractTests
- * contract}, how the nodes' answers combine, and nodes killed.
+ * over five real redis-server processes: how the nodes' answers combine, and nodes
+ * killed. The inspection contract runs in {@link RedlockStoreContractIntegrationTests}.
  */
-class RedlockClientInspectionIntegrationTests extends InspectableLockClientContractTests {
+class RedlockClientInspectionIntegrationTests {
 
 	private static final Duration NODE_TIMEOUT = Duration.ofMillis(500);
 
@@ -65,11 +64,6 @@ class RedlockClientInspectionIntegrationTests extends InspectableLockClientContr
 	void closeClient() {
 		this.client.close();
 		this.nodes.close();
-	}
-
-	@Override
-	protected InspectableLockClient client() {
-		return this.client;
 	}
 
 	@Test
@@ -164,6 +158,15 @@ class RedlockClientInspectionIntegrationTests extends InspectableLockClientContr
 				.withMessageContaining(PlainNode.class.getName());
 			assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> plain.forceRelease("k"));
 		}
+	}
+
+	private static String owner() {
+		return UUID.randomUUID().toString();
+	}
+
+	private static long acquired(AcquireResult result) {
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).fencingToken();
 	}
 
 	private static void setLock(int node, String owner, long ttlMillis) {

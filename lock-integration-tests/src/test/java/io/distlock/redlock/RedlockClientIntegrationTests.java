@@ -17,9 +17,9 @@
 package io.distlock.redlock;
 
 import java.time.Duration;
+import java.util.UUID;
 
-import io.distlock.store.LockClient;
-import io.distlock.test.LockClientContractTests;
+import io.distlock.store.AcquireResult;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,10 +29,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@link LockClient} contract for {@link RedlockClient} over five real redis-server
- * processes, plus what is particular to Redlock when every node is up.
+ * What is particular to {@link RedlockClient} over five real redis-server processes when
+ * every node is up: the quorum, and the lock and fencing counters on every node. The
+ * store contract runs in {@link RedlockStoreContractIntegrationTests}.
  */
-class RedlockClientIntegrationTests extends LockClientContractTests {
+class RedlockClientIntegrationTests {
 
 	@RegisterExtension
 	static final RedisServerExtension redis = RedisServerExtension.servers(5);
@@ -43,8 +44,7 @@ class RedlockClientIntegrationTests extends LockClientContractTests {
 
 	@BeforeEach
 	void createClient() {
-		// Generous node timeouts: the contract's 16 spinning threads load a 2-core
-		// machine.
+		// Generous node timeouts, as in RedlockStoreContractIntegrationTests.
 		this.nodes = RedlockNodes.connect(redis.uris(), Duration.ofSeconds(1));
 		this.client = new RedlockClient(this.nodes.clients(), 0.01, Duration.ofSeconds(1));
 	}
@@ -53,11 +53,6 @@ class RedlockClientIntegrationTests extends LockClientContractTests {
 	void closeClient() {
 		this.client.close();
 		this.nodes.close();
-	}
-
-	@Override
-	protected LockClient client() {
-		return this.client;
 	}
 
 	@Test
@@ -92,7 +87,7 @@ class RedlockClientIntegrationTests extends LockClientContractTests {
 			redis.endpoint(i).command("SET", "lock:k", "someone else", "PX", "10000");
 		}
 		assertThat(this.client.tryAcquire("lock:k", owner(), Duration.ofSeconds(10)))
-			.isInstanceOf(io.distlock.store.AcquireResult.Busy.class);
+			.isInstanceOf(AcquireResult.Busy.class);
 		for (int i = 3; i < 5; i++) {
 			assertThat(redis.endpoint(i).command("EXISTS", "lock:k")).as("partial acquisition released").isEqualTo(0L);
 		}
@@ -114,6 +109,15 @@ class RedlockClientIntegrationTests extends LockClientContractTests {
 			assertThat(Long.parseLong((String) redis.endpoint(i).command("GET", "{lock:k}\u001ffence\u001flock:k")))
 				.isGreaterThanOrEqualTo(token);
 		}
+	}
+
+	private static String owner() {
+		return UUID.randomUUID().toString();
+	}
+
+	private static long acquired(AcquireResult result) {
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).fencingToken();
 	}
 
 }

@@ -22,9 +22,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.distlock.redis.RedisLockClient;
 import io.distlock.store.AcquireResult;
 import io.distlock.store.AsyncFencingLockCalls;
-import io.distlock.redis.RedisLockClient;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;

@@ -24,8 +24,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockBackendException;
-import io.distlock.store.AcquireResult;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;

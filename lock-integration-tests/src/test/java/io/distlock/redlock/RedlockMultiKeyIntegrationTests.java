@@ -28,14 +28,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.LockHandle;
+import io.distlock.LockMode;
 import io.distlock.LockRequest;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
 import io.distlock.MultiLockRequest;
-import io.distlock.LockMode;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -163,8 +165,8 @@ class RedlockMultiKeyIntegrationTests {
 
 	@Test
 	void templateOverRedlockSupportsNeitherReadLocksNorPermits() {
-		assertThat(this.first.template.supportsReadLocks()).isFalse();
-		assertThat(this.first.template.supportsPermits()).isFalse();
+		assertThat(this.first.template.getEngine().supportsReadLocks()).isFalse();
+		assertThat(this.first.template.getEngine().supportsPermits()).isFalse();
 	}
 
 	@Test
@@ -217,12 +219,8 @@ class RedlockMultiKeyIntegrationTests {
 
 		private final LeaseRenewer renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
 
-		private final LockTemplate template = new LockTemplate(this.client,
-				new LockWaiter(Duration.ofMillis(20), Duration.ofMillis(200)));
-
-		Application() {
-			this.template.getSettings().setLeaseRenewer(this.renewer);
-		}
+		private final LockTemplate template = new LockTemplate(new LockEngine(this.client,
+				new LockWaiter(Duration.ofMillis(20), Duration.ofMillis(200)), LockSettings.defaults(), this.renewer));
 
 		@Override
 		public void close() {

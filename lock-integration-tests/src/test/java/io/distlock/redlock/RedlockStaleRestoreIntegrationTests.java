@@ -21,8 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import io.distlock.store.AcquireResult;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;

@@ -19,9 +19,9 @@ package io.distlock.redlock;
 import java.time.Duration;
 import java.util.Optional;
 
+import io.distlock.redis.RedisLockClient;
 import io.distlock.store.AcquireResult;
 import io.distlock.store.AsyncFencingLockCalls;
-import io.distlock.redis.RedisLockClient;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 

@@ -20,11 +20,11 @@ import java.time.Duration;
 import java.util.HashSet;
 
 import io.distlock.LockTemplate;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.test.LockStack;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisSentinelGroup;
+import io.distlock.waiting.LockWaiter;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 

@@ -149,7 +149,7 @@ class SentinelLockingIntegrationTests {
 			assertThat(handle.isHeld()).isTrue();
 			assertThat(this.second.template().tryAcquire("k", ttl, Duration.ZERO)).isEmpty();
 		}
-		assertThat(this.first.template().getStatistics().getLost()).isZero();
+		assertThat(this.first.template().getEngine().getStatistics().getLost()).isZero();
 	}
 
 }

@@ -21,11 +21,12 @@ import java.util.UUID;
 
 import io.distlock.LockBackendException;
 import io.distlock.LockTemplate;
-import io.distlock.store.AcquireResult;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.test.LockStack;
 import io.distlock.test.RedisSentinelGroup;
 import io.distlock.test.RedisServer;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,6 +49,8 @@ class SentinelReplicaAcknowledgementIntegrationTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
+	private LockStack stack;
+
 	private RedisLockClient client;
 
 	@BeforeAll
@@ -65,12 +68,17 @@ class SentinelReplicaAcknowledgementIntegrationTests {
 		group.restore();
 		group.primary().flushAll();
 		this.connectionFactory = SentinelApplication.connectionFactory(group);
-		this.client = new RedisLockClient(this.connectionFactory);
-		this.client.setReplicaAcknowledgement(2, Duration.ofMillis(100));
+		this.stack = LockStack.on(this.connectionFactory).client((connectionFactory) -> {
+			RedisLockClient client = new RedisLockClient(connectionFactory);
+			client.setReplicaAcknowledgement(2, Duration.ofMillis(100));
+			return client;
+		}).withoutReleaseNotifier().waiter(new LockWaiter(Duration.ofMillis(50))).build();
+		this.client = this.stack.client();
 	}
 
 	@AfterEach
 	void destroyClient() {
+		this.stack.close();
 		this.connectionFactory.destroy();
 	}
 
@@ -97,7 +105,7 @@ class SentinelReplicaAcknowledgementIntegrationTests {
 	@Test
 	void templateWaitingWithOneReplicaStoppedFailsNamingTheShortfall() {
 		group.replicas().get(1).stop();
-		LockTemplate template = new LockTemplate(this.client, new LockWaiter(Duration.ofMillis(50)));
+		LockTemplate template = this.stack.template();
 		long start = System.nanoTime();
 		assertThatExceptionOfType(LockBackendException.class)
 			.isThrownBy(() -> template.tryAcquire("k", TTL, Duration.ofMillis(500)))

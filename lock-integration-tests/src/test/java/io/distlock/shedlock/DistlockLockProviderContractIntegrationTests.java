@@ -62,12 +62,12 @@ class DistlockLockProviderContractIntegrationTests extends AbstractExtensibleLoc
 
 	@Override
 	protected void assertUnlocked(String lockName) {
-		assertThat(template().inspect(lockName).held()).as("lock '%s' held", lockName).isFalse();
+		assertThat(template().getEngine().inspect(lockName).held()).as("lock '%s' held", lockName).isFalse();
 	}
 
 	@Override
 	protected void assertLocked(String lockName) {
-		assertThat(template().inspect(lockName).held()).as("lock '%s' held", lockName).isTrue();
+		assertThat(template().getEngine().inspect(lockName).held()).as("lock '%s' held", lockName).isTrue();
 	}
 
 	private LockTemplate template() {

@@ -41,8 +41,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.distlock.HeldLock;
-import io.distlock.LockContext;
 import io.distlock.LockAcquisitionException;
+import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
 import io.distlock.test.LockStack;
@@ -111,7 +111,8 @@ class DistlockLockProviderIntegrationTests {
 		try {
 			// Nothing says it is unlocked on this thread: bound, it could stay behind.
 			assertThat(LockContext.current()).isEmpty();
-			assertThat(this.first.template().getHeldLocks()).extracting(HeldLock::key).containsExactly("manual");
+			assertThat(this.first.template().getEngine().getHeldLocks()).extracting(HeldLock::key)
+				.containsExactly("manual");
 		}
 		finally {
 			lock.unlock();
@@ -122,13 +123,14 @@ class DistlockLockProviderIntegrationTests {
 	@Test
 	void runningJobIsAmongTheHeldLocksUnderItsName() {
 		List<HeldLock> during = new ArrayList<>();
-		this.firstExecutor.executeWithLock((Runnable) () -> during.addAll(this.first.template().getHeldLocks()),
+		this.firstExecutor.executeWithLock(
+				(Runnable) () -> during.addAll(this.first.template().getEngine().getHeldLocks()),
 				config("nightly-export", Duration.ofSeconds(30), Duration.ZERO));
 		assertThat(during).singleElement().satisfies((held) -> {
 			assertThat(held.key()).isEqualTo("nightly-export");
 			assertThat(held.name()).isEqualTo("nightly-export");
 		});
-		assertThat(this.first.template().getHeldLocks()).isEmpty();
+		assertThat(this.first.template().getEngine().getHeldLocks()).isEmpty();
 	}
 
 	@Test

@@ -25,15 +25,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import io.distlock.LockHandle;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;
 import io.distlock.test.CriticalSections;
 import io.distlock.test.RedisConnections;
 import io.distlock.test.RedisServer;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -141,7 +143,7 @@ class RedlockTlsIntegrationTests {
 					.count() >= 2);
 			assertThat(handle.isHeld()).isTrue();
 		}
-		assertThat(template(0).getStatistics().getLost()).isZero();
+		assertThat(template(0).getEngine().getStatistics().getLost()).isZero();
 	}
 
 	private LockTemplate template(int application) {
@@ -175,8 +177,8 @@ class RedlockTlsIntegrationTests {
 				.toList();
 			this.notifiers.forEach(RedisReleaseNotifier::start);
 			this.renewer = new LeaseRenewer(this.client, Duration.ofHours(1));
-			this.template = new LockTemplate(this.client, waiter);
-			this.template.getSettings().setLeaseRenewer(this.renewer);
+			this.template = new LockTemplate(
+					new LockEngine(this.client, waiter, LockSettings.defaults(), this.renewer));
 		}
 
 		@Override

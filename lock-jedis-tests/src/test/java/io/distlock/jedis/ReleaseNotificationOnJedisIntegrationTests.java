@@ -22,10 +22,10 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.distlock.store.AcquireResult;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

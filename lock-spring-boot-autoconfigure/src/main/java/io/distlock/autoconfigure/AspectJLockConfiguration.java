@@ -18,7 +18,6 @@ package io.distlock.autoconfigure;
 
 import io.distlock.LockTemplate;
 import io.distlock.aspectj.LockAspectConfigurer;
-import io.distlock.aspectj.LockWeavingCheck;
 import io.distlock.interceptor.AnnotationLockOperationSource;
 import io.distlock.interceptor.LockOperationSource;
 
@@ -38,8 +37,8 @@ import org.springframework.core.env.Environment;
  * {@code DistributedLockedAspect}, for this context's beans, with the operation source,
  * the template and the bean factory (the key evaluator's), as Spring's
  * {@code AspectJCachingConfiguration} does {@code AnnotationCacheAspect}
- * ({@link LockAspectConfigurer}), registers no proxy advisor, and checks each bean with
- * locked methods for the weaving ({@link LockWeavingCheck}).
+ * ({@link LockAspectConfigurer}, which also checks each bean with locked methods for the
+ * weaving), and registers no proxy advisor.
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -59,12 +58,6 @@ class AspectJLockConfiguration {
 			// Woven, private and final methods are locked too.
 			return new AnnotationLockOperationSource(properties.getDefaultTtl(), properties.getDefaultWaitTime(),
 					false);
-		}
-
-		@Bean
-		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static LockWeavingCheck lockWeavingCheck(LockOperationSource lockOperationSource) {
-			return new LockWeavingCheck(lockOperationSource);
 		}
 
 		@Bean(name = "io.distlock.internalLockAspectConfigurer")

@@ -21,18 +21,19 @@ import java.time.Duration;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.engine.LockSettings;
+import io.distlock.LockAdministration;
 import io.distlock.LockListener;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.store.LockClient;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationConvention;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
-import io.distlock.redis.ShardedReleaseNotifier;
 import io.distlock.redlock.RedlockNodes;
+import io.distlock.store.LockClient;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -44,7 +45,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
@@ -114,9 +114,9 @@ public final class DistLockAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean({ RedisReleaseNotifier.class, ShardedReleaseNotifier.class, RedlockNodes.class })
+	@ConditionalOnMissingBean({ RedisReleaseNotifier.class, RedlockNodes.class })
 	@ConditionalOnBean(RedisConnectionFactory.class)
-	SmartLifecycle releaseNotifier(RedisConnectionFactory connectionFactory, LockWaiter lockWaiter) {
+	RedisReleaseNotifier releaseNotifier(RedisConnectionFactory connectionFactory, LockWaiter lockWaiter) {
 		return ReleaseNotifiers.create(connectionFactory, lockWaiter);
 	}
 
@@ -136,32 +136,31 @@ public final class DistLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockClient.class)
-	LockSettings lockSettings(LeaseRenewer leaseRenewer, DistLockProperties properties,
-			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
+	LockSettings lockSettings(DistLockProperties properties, ObjectProvider<LockListener> listeners,
+			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockObservationConvention> observationConvention, Environment environment) {
-		LockSettings settings = new LockSettings();
-		settings.setKeyPrefix(properties.getKeyPrefix());
-		setInstanceName(settings, properties.getInstanceName(), environment);
-		settings.setDescribeHolders(properties.isDescribeHolders());
-		settings.setLeaseRenewer(leaseRenewer);
-		settings.setLockListeners(listeners.orderedStream().toList());
-		observationRegistry.ifAvailable(settings::setObservationRegistry);
-		settings.setObservationConvention(observationConvention
-			.getIfAvailable(() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
-		return settings;
+		LockSettings.Builder settings = LockSettings.builder()
+			.keyPrefix(properties.getKeyPrefix())
+			.instanceName(instanceName(properties.getInstanceName(), environment))
+			.describeHolders(properties.isDescribeHolders())
+			.lockListeners(listeners.orderedStream().toList())
+			.observationConvention(observationConvention.getIfAvailable(
+					() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
+		observationRegistry.ifAvailable(settings::observationRegistry);
+		return settings.build();
 	}
 
-	private static void setInstanceName(LockSettings settings, @Nullable String instanceName, Environment environment) {
+	private static String instanceName(@Nullable String instanceName, Environment environment) {
 		if (instanceName == null) {
 			String application = environment.getProperty("spring.application.name");
 			String name = (application != null && !application.isBlank())
 					? application + "@" + LockSettings.defaultInstanceName() : LockSettings.defaultInstanceName();
-			settings.setInstanceName((name.length() <= LockSettings.MAX_INSTANCE_NAME_LENGTH) ? name
-					: name.substring(0, LockSettings.MAX_INSTANCE_NAME_LENGTH));
-			return;
+			return (name.length() <= LockSettings.MAX_INSTANCE_NAME_LENGTH) ? name
+					: name.substring(0, LockSettings.MAX_INSTANCE_NAME_LENGTH);
 		}
 		try {
-			settings.setInstanceName(instanceName);
+			LockSettings.builder().instanceName(instanceName);
+			return instanceName;
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidDistLockPropertyException("distlock.instance-name", instanceName,
@@ -174,23 +173,31 @@ public final class DistLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBean({ LockClient.class, LockSettings.class })
-	LockTemplate lockTemplate(LockClient lockClient, LockWaiter lockWaiter, LockSettings lockSettings) {
-		return new LockTemplate(lockClient, lockWaiter, lockSettings);
+	@ConditionalOnBean({ LockClient.class, LockSettings.class, LeaseRenewer.class })
+	LockEngine lockEngine(LockClient lockClient, LockWaiter lockWaiter, LockSettings lockSettings,
+			LeaseRenewer leaseRenewer) {
+		return new LockEngine(lockClient, lockWaiter, lockSettings, leaseRenewer);
 	}
 
 	@Bean
-	@ConditionalOnBean(LockTemplate.class)
-	HeldLocksShutdown heldLocksShutdown(LockTemplate lockTemplate, Environment environment) {
-		return new HeldLocksShutdown(() -> lockTemplate.getHeldLocks().size(), lockTemplate::releaseHeldLocks,
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockEngine.class)
+	LockTemplate lockTemplate(LockEngine lockEngine) {
+		return new LockTemplate(lockEngine);
+	}
+
+	@Bean
+	@ConditionalOnBean(LockAdministration.class)
+	HeldLocksShutdown heldLocksShutdown(LockAdministration locks, Environment environment) {
+		return new HeldLocksShutdown(() -> locks.getHeldLocks().size(), locks::releaseHeldLocks,
 				HeldLocksShutdown.gracePeriod(environment));
 	}
 
 	@Bean
-	@ConditionalOnBean(LockTemplate.class)
-	HeldLocksPause heldLocksPause(ApplicationContext context, LockTemplate lockTemplate,
+	@ConditionalOnBean(LockAdministration.class)
+	HeldLocksPause heldLocksPause(ApplicationContext context, LockAdministration locks,
 			ObjectProvider<RedisConnectionFactory> connectionFactories) {
-		return new HeldLocksPause(context, () -> lockTemplate.getHeldLocks().size(), connectionFactories);
+		return new HeldLocksPause(context, () -> locks.getHeldLocks().size(), connectionFactories);
 	}
 
 }

@@ -19,7 +19,6 @@ package io.distlock.autoconfigure;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
-import io.distlock.redis.ShardedReleaseNotifier;
 import io.distlock.redlock.RedlockNodes;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -90,17 +89,13 @@ public final class DistLockHealthContributorAutoConfiguration {
 		@Bean(BEAN_NAME)
 		@ConditionalOnMissingBean(name = { BEAN_NAME, CONTRIBUTOR_BEAN_NAME })
 		DistLockHealthIndicator distlockHealthIndicator(RedisConnectionFactory connectionFactory,
-				ObjectProvider<RedisReleaseNotifier> notifier, ObjectProvider<ShardedReleaseNotifier> shardedNotifier,
-				ObjectProvider<LeaseRenewer> leaseRenewer) {
-			// Looked up on each check: the notifier bean is declared as a SmartLifecycle,
-			// and is known by its own type only once created.
+				ObjectProvider<RedisReleaseNotifier> notifier, ObjectProvider<LeaseRenewer> leaseRenewer) {
+			// Looked up on each check: a notifier bean of the application's own may be
+			// declared as a SmartLifecycle, and is known by its own type only once
+			// created.
 			return new DistLockHealthIndicator(DistLockHealthIndicator.Backend.redis(connectionFactory), () -> {
-				RedisReleaseNotifier classic = notifier.getIfUnique();
-				if (classic != null) {
-					return classic.isSubscribed();
-				}
-				ShardedReleaseNotifier sharded = shardedNotifier.getIfUnique();
-				return (sharded != null) ? sharded.isSubscribed() : null;
+				RedisReleaseNotifier releaseNotifier = notifier.getIfUnique();
+				return (releaseNotifier != null) ? releaseNotifier.isSubscribed() : null;
 			}, leaseRenewer.getIfUnique());
 		}
 

@@ -18,14 +18,15 @@ package io.distlock.autoconfigure;
 
 import io.micrometer.observation.ObservationRegistry;
 
-import io.distlock.LockRequest;
-import io.distlock.engine.LockSettings;
 import io.distlock.LockListener;
-import io.distlock.store.LockClient;
-import io.distlock.waiting.LockWaiter;
+import io.distlock.LockRequest;
+import io.distlock.LockSettings;
+import io.distlock.engine.LockEngine;
 import io.distlock.leader.LeaderElection;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationConvention;
+import io.distlock.store.LockClient;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -33,28 +34,30 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.Assert;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for leader election: a {@link LeaderElection} when
  * {@code distlock.leader.name} is set, on the application's lock store, with its key
- * waiter and {@link LockSettings} (key prefix, lock listeners, observations, and the
+ * waiter and {@link LockEngine} (key prefix, lock listeners, observations, and the
  * held-lock registry, so that the leadership lock is listed with the application's
  * locks).
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnProperty("distlock.leader.name")
-@ConditionalOnBean({ LockClient.class, LockWaiter.class, LockSettings.class })
+@ConditionalOnBean(LockEngine.class)
 public final class DistLockLeaderAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LeaderElection leaderElection(LockClient lockClient, LockWaiter lockWaiter, LockSettings lockSettings,
-			DistLockProperties properties) {
+	LeaderElection leaderElection(LockEngine lockEngine, DistLockProperties properties) {
 		String name = properties.getLeader().getName();
+		// Set: this configuration is conditional on the property.
+		Assert.state(name != null, "distlock.leader.name is not set");
 		LeaderElection election;
 		try {
-			election = new LeaderElection(lockClient, lockWaiter, name, lockSettings);
+			election = new LeaderElection(lockEngine, name);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidDistLockPropertyException("distlock.leader.name", name,

@@ -18,12 +18,12 @@ package io.distlock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.distlock.LockAdministration;
 import io.distlock.LockTemplate;
-import io.distlock.engine.LockSettings;
-import io.distlock.lease.LeaseRenewer;
-import io.distlock.store.LockClient;
 import io.distlock.interceptor.LockOperationSource;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.observation.LockObservationConvention;
+import io.distlock.store.LockClient;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -71,9 +71,9 @@ public final class DistLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBean(LockSettings.class)
-	WaitingLocksMeters waitingLocksMeters(MeterRegistry meterRegistry, LockSettings lockSettings) {
-		return new WaitingLocksMeters(meterRegistry, lockSettings.getWaitingLocks());
+	@ConditionalOnBean(LockAdministration.class)
+	WaitingLocksMeters waitingLocksMeters(MeterRegistry meterRegistry, LockAdministration locks) {
+		return new WaitingLocksMeters(meterRegistry, locks);
 	}
 
 	@Bean

@@ -20,15 +20,16 @@ import java.time.Duration;
 
 import io.micrometer.observation.ObservationRegistry;
 
-import io.distlock.engine.LockSettings;
 import io.distlock.LockListener;
+import io.distlock.LockSettings;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.observation.DefaultLockObservationConvention;
 import io.distlock.observation.LockObservationConvention;
 import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.redis.ReactiveRedisLockClient;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -67,10 +68,8 @@ public final class DistLockReactiveAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBean({ RedisLockClient.class, ReactiveRedisConnectionFactory.class, LockSettings.class,
-			LockWaiter.class })
-	ReactiveLockTemplate reactiveLockTemplate(ReactiveRedisConnectionFactory connectionFactory,
-			RedisLockClient lockClient, LockWaiter lockWaiter, LockSettings lockSettings,
+	@ConditionalOnBean({ RedisLockClient.class, ReactiveRedisConnectionFactory.class, LockEngine.class })
+	ReactiveLockTemplate reactiveLockTemplate(ReactiveRedisConnectionFactory connectionFactory, LockEngine lockEngine,
 			DistLockProperties properties) {
 		ReactiveRedisLockClient client = new ReactiveRedisLockClient(connectionFactory);
 		client.setFencingCounterRetention(properties.getFencingCounterRetention());
@@ -82,7 +81,7 @@ public final class DistLockReactiveAutoConfiguration {
 			}
 		}
 		client.afterPropertiesSet();
-		return new ReactiveLockTemplate(client, lockWaiter, lockSettings);
+		return new ReactiveLockTemplate(client, lockEngine);
 	}
 
 }

@@ -24,9 +24,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import org.jspecify.annotations.Nullable;
 
-import io.distlock.store.LockClient;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redlock.RedlockClient;
+import io.distlock.store.LockClient;
 
 /**
  * Gauges of the run-time checks of the fencing guarantee's assumptions (docs/safety.md):

@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @see DistLockProperties
  */
-public class InvalidDistLockPropertyException extends IllegalStateException {
+class InvalidDistLockPropertyException extends IllegalStateException {
 
 	private final String name;
 

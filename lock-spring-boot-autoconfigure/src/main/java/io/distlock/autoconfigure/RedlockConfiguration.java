@@ -18,11 +18,11 @@ package io.distlock.autoconfigure;
 
 import java.util.List;
 
-import io.distlock.store.LockClient;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;
+import io.distlock.store.LockClient;
+import io.distlock.waiting.LockWaiter;
 import io.lettuce.core.SslOptions;
 import org.jspecify.annotations.Nullable;
 

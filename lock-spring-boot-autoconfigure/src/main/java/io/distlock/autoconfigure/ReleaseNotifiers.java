@@ -16,11 +16,9 @@
 
 package io.distlock.autoconfigure;
 
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redis.RedisReleaseNotifier;
-import io.distlock.redis.ShardedReleaseNotifier;
+import io.distlock.waiting.LockWaiter;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -33,9 +31,9 @@ final class ReleaseNotifiers {
 	private ReleaseNotifiers() {
 	}
 
-	static SmartLifecycle create(RedisConnectionFactory connectionFactory, LockWaiter waiter) {
+	static RedisReleaseNotifier create(RedisConnectionFactory connectionFactory, LockWaiter waiter) {
 		if (LettuceFactories.isCluster(connectionFactory)) {
-			return new ShardedReleaseNotifier((LettuceConnectionFactory) connectionFactory, waiter);
+			return RedisReleaseNotifier.sharded((LettuceConnectionFactory) connectionFactory, waiter);
 		}
 		return new RedisReleaseNotifier(connectionFactory, waiter);
 	}

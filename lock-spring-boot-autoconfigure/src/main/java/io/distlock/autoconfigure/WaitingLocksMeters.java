@@ -19,7 +19,7 @@ package io.distlock.autoconfigure;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.distlock.engine.WaitingLocks;
+import io.distlock.LockAdministration;
 import io.distlock.observation.DefaultLockObservationConvention;
 
 /**
@@ -34,17 +34,17 @@ final class WaitingLocksMeters {
 
 	private final MeterRegistry registry;
 
-	private final WaitingLocks waitingLocks;
+	private final LockAdministration locks;
 
 	/**
 	 * Register a gauge for each lock name waited for, now and as names come.
 	 * @param registry the registry
-	 * @param waitingLocks the waiting callers of the application's lock settings
+	 * @param locks the administration of the application's lock engine
 	 */
-	WaitingLocksMeters(MeterRegistry registry, WaitingLocks waitingLocks) {
+	WaitingLocksMeters(MeterRegistry registry, LockAdministration locks) {
 		this.registry = registry;
-		this.waitingLocks = waitingLocks;
-		waitingLocks.forEachName(this::register);
+		this.locks = locks;
+		locks.forEachWaitedOnName(this::register);
 	}
 
 	/**
@@ -53,7 +53,7 @@ final class WaitingLocksMeters {
 	 * @param name the lock name, empty when unnamed
 	 */
 	void register(String name) {
-		Gauge.builder(WAITING, this.waitingLocks, (waiting) -> waiting.waitingNow(name))
+		Gauge.builder(WAITING, this.locks, (locks) -> locks.getWaitingCount(name))
 			.description("Callers of this instance waiting for a lock")
 			.tag(DefaultLockObservationConvention.LOCK_NAME, name.isEmpty() ? "none" : name)
 			.strongReference(true)

@@ -25,9 +25,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockRequest;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockEngine;
 import io.distlock.store.LockClient;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -134,8 +137,8 @@ class DistributedLockedTransactionIntegrationTests {
 
 	@Test
 	void callInsideALockOfTheSameKeyOnAnotherTemplateTakesItsOwnLockAndIsWarnedAbout(CapturedOutput output) {
-		LockTemplate otherTemplate = new LockTemplate(this.lockClient);
-		otherTemplate.getSettings().setKeyPrefix("other:");
+		LockTemplate otherTemplate = new LockTemplate(new LockEngine(this.lockClient,
+				new LockWaiter(Duration.ofMillis(500)), LockSettings.builder().keyPrefix("other:").build()));
 		Boolean ownLockHeld = otherTemplate.execute(LockRequest.of("account:1", Duration.ofSeconds(10), Duration.ZERO),
 				(outer) -> this.transactions.execute((status) -> this.accounts.withdrawSeeingTheLock(1, 1)));
 		assertThat(ownLockHeld).as("'lock:account:1' held while the locked method ran").isTrue();

@@ -20,17 +20,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
-import io.distlock.engine.LockSettings;
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.store.AcquireResult;
-import io.distlock.lease.LeaseRenewer;
-import io.distlock.store.LockClient;
-import io.distlock.waiting.LockWaiter;
+import io.distlock.interceptor.InvalidLockOperationException;
 import io.distlock.interceptor.LockAdvisor;
 import io.distlock.interceptor.LockInterceptor;
 import io.distlock.interceptor.LockOperationSource;
+import io.distlock.lease.LeaseRenewer;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
+import io.distlock.store.LockClient;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,11 +69,22 @@ class DistLockAutoConfigurationTests {
 			assertThat(context).hasNotFailed()
 				.doesNotHaveBean(LockAdvisor.class)
 				.doesNotHaveBean(LockInterceptor.class)
-				.hasSingleBean(io.distlock.aspectj.LockAspectConfigurer.class)
-				.hasSingleBean(io.distlock.aspectj.LockWeavingCheck.class);
+				.hasSingleBean(io.distlock.aspectj.LockAspectConfigurer.class);
 			assertThat(context.getBean(io.distlock.aspectj.LockAspectConfigurer.class).getAspect())
 				.isSameAs(io.distlock.aspectj.DistributedLockedAspect.aspectOf());
 		});
+	}
+
+	@Test
+	void aspectjModeFailsTheStartupForABeanWhoseLockedMethodsWereNotWoven() {
+		this.contextRunner.withPropertyValues("distlock.aop.mode=aspectj")
+			.withUserConfiguration(LockedServiceConfiguration.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidLockOperationException.class)
+				.hasMessageContaining("DistributedLockedAspect was not woven into " + LockedService.class.getName())
+				.hasMessageContaining("(not into work)"));
 	}
 
 	@Test

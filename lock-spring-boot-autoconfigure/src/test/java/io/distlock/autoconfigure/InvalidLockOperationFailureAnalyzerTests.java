@@ -20,8 +20,8 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
-import io.distlock.annotation.DistributedLocked;
 import io.distlock.LockMode;
+import io.distlock.annotation.DistributedLocked;
 import io.distlock.interceptor.AnnotationLockOperationSource;
 import io.distlock.interceptor.InvalidLockOperationException;
 import org.junit.jupiter.api.Test;

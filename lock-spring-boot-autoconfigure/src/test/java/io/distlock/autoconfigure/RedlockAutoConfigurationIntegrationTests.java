@@ -25,18 +25,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
+import io.distlock.LockMode;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.LockMode;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.autoconfigure.DistLockMetricsAutoConfiguration;
-import io.distlock.store.LockClient;
-import io.distlock.interceptor.UnsupportedLockOperationException;
 import io.distlock.interceptor.UnsupportedLockOperationException.Feature;
+import io.distlock.interceptor.UnsupportedLockOperationException;
 import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.store.LockClient;
+import io.distlock.test.CriticalSections;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerExtension;
-import io.distlock.test.CriticalSections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.interceptor.UnsupportedLockOperationException;
 import io.distlock.interceptor.UnsupportedLockOperationException.Feature;
+import io.distlock.interceptor.UnsupportedLockOperationException;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 

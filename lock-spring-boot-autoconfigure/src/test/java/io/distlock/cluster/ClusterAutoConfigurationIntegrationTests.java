@@ -23,7 +23,7 @@ import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.docs.AclRuleIntegrationTests;
-import io.distlock.redis.ShardedReleaseNotifier;
+import io.distlock.redis.RedisReleaseNotifier;
 import io.distlock.test.CriticalSections;
 import io.distlock.test.RedisClusterExtension;
 import io.distlock.test.RedisServer;
@@ -71,7 +71,11 @@ class ClusterAutoConfigurationIntegrationTests {
 	void annotatedMethodAndTemplateLockOnTheClusterWithTheShardedNotifier() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context).hasSingleBean(ShardedReleaseNotifier.class);
+			assertThat(context).hasSingleBean(RedisReleaseNotifier.class);
+			// RedisReleaseNotifier.sharded: the sharded subscriptions inside.
+			assertThat(context.getBean(RedisReleaseNotifier.class)).extracting("notifier")
+				.extracting((notifier) -> notifier.getClass().getSimpleName())
+				.isEqualTo("ShardedReleaseNotifier");
 			exerciseLocks(context.getBean(LockTemplate.class), context.getBean(Inventory.class));
 		});
 	}

@@ -158,7 +158,7 @@ class MonitoringDocsIntegrationTests {
 		LockHandle held = template.tryAcquire(orders).orElseThrow();
 		assertThat(template.tryAcquire(LockRequest.of("order:1", TTL, Duration.ZERO).withName("orders"))).isEmpty();
 		CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> template.execute(orders, () -> true));
-		await().atMost(Duration.ofSeconds(10)).until(() -> !template.getWaitingLocks().isEmpty());
+		await().atMost(Duration.ofSeconds(10)).until(() -> !template.getEngine().getWaitingLocks().isEmpty());
 		held.close();
 		assertThat(waiter.get(20, TimeUnit.SECONDS)).isTrue();
 		LockHandle lost = template

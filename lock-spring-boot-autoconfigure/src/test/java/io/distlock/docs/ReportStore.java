@@ -16,8 +16,8 @@
 
 package io.distlock.docs;
 
-import io.distlock.annotation.DistributedLocked;
 import io.distlock.LockMode;
+import io.distlock.annotation.DistributedLocked;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 

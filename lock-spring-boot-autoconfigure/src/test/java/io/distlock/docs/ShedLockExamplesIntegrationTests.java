@@ -101,7 +101,7 @@ class ShedLockExamplesIntegrationTests {
 				assertThat(held.name()).isEqualTo("probe");
 				assertThat(held.autoRenew()).isFalse();
 			});
-			assertThat(context.getBean(LockTemplate.class).getHeldLocks()).isEmpty();
+			assertThat(context.getBean(LockTemplate.class).getEngine().getHeldLocks()).isEmpty();
 		});
 	}
 
@@ -141,7 +141,7 @@ class ShedLockExamplesIntegrationTests {
 		@SchedulerLock(name = "probe")
 		public void run() {
 			assertThat(LockContext.require().key()).isEqualTo("probe");
-			this.heldWhileRunning.addAll(this.lockTemplate.getHeldLocks());
+			this.heldWhileRunning.addAll(this.lockTemplate.getEngine().getHeldLocks());
 		}
 
 		public List<HeldLock> heldWhileRunning() {

@@ -120,7 +120,7 @@ class LockCommitGuardIntegrationTests {
 		public void post(long id, boolean loseTheLock) {
 			this.jdbc.update("INSERT INTO ledger (id) VALUES (?)", id);
 			if (loseTheLock) {
-				this.template.forceRelease("ledger:" + id);
+				this.template.getEngine().forceRelease("ledger:" + id);
 			}
 		}
 

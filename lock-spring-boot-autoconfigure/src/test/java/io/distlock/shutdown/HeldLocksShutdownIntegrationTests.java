@@ -55,7 +55,7 @@ class HeldLocksShutdownIntegrationTests {
 		Jobs jobs = context.getBean(Jobs.class);
 		CompletableFuture<String> running = CompletableFuture.supplyAsync(() -> jobs.run("nightly", 1500));
 		assertThat(Jobs.started.await(10, TimeUnit.SECONDS)).isTrue();
-		assertThat(context.getBean(LockTemplate.class).getHeldLocks()).extracting(HeldLock::name)
+		assertThat(context.getBean(LockTemplate.class).getEngine().getHeldLocks()).extracting(HeldLock::name)
 			.containsExactly("jobs");
 
 		// When

@@ -25,10 +25,10 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RespConnection;
 import io.distlock.test.TestCertificates;
+import io.distlock.waiting.LockWaiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -151,11 +151,11 @@ class TlsApplicationIntegrationTests {
 				.atMost(ttl.multipliedBy(6))
 				.pollInterval(Duration.ofMillis(50))
 				.untilAsserted(() -> assertThat((Long) connection.command("PTTL", "lock:renewed"))
-					.as("lease left; %s", template.getStatistics())
+					.as("lease left; %s", template.getEngine().getStatistics())
 					.isPositive());
 			assertThat(handle.isHeld()).isTrue();
 		}
-		assertThat(template.getStatistics().getLost()).isZero();
+		assertThat(template.getEngine().getStatistics().getLost()).isZero();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -21,11 +21,14 @@ import java.util.List;
 import java.util.function.Function;
 
 import io.distlock.LockListener;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockEngine;
 import io.distlock.lease.LeaseRenewer;
 import io.distlock.observation.LockObservationConvention;
 import io.distlock.redis.RedisLockClient;
 import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.store.LockClient;
 import io.distlock.waiting.LockWaiter;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -63,6 +66,8 @@ public final class LockStack implements AutoCloseable {
 
 	private final RedisLockClient client;
 
+	private final LockClient templateClient;
+
 	private final LockWaiter waiter;
 
 	private final @Nullable RedisReleaseNotifier notifier;
@@ -76,28 +81,31 @@ public final class LockStack implements AutoCloseable {
 		this.connectionFactory = connectionFactory;
 		this.ownConnectionFactory = ownConnectionFactory;
 		this.client = builder.client.apply(connectionFactory);
+		this.templateClient = (builder.templateClient != null) ? builder.templateClient.apply(this.client)
+				: this.client;
 		this.waiter = builder.waiter;
 		this.notifier = builder.notifications ? new RedisReleaseNotifier(connectionFactory, this.waiter) : null;
-		this.renewer = builder.renewal ? newRenewer(this.client, builder) : null;
-		this.template = new LockTemplate(this.client, this.waiter);
-		if (this.renewer != null) {
-			this.template.getSettings().setLeaseRenewer(this.renewer);
-		}
+		this.renewer = builder.renewal ? newRenewer(this.templateClient, builder) : null;
+		LockSettings.Builder settings = LockSettings.builder();
 		if (builder.keyPrefix != null) {
-			this.template.getSettings().setKeyPrefix(builder.keyPrefix);
+			settings.keyPrefix(builder.keyPrefix);
 		}
 		if (builder.listeners != null) {
-			this.template.getSettings().setLockListeners(builder.listeners);
+			settings.lockListeners(builder.listeners);
 		}
 		if (builder.observationRegistry != null) {
-			this.template.getSettings().setObservationRegistry(builder.observationRegistry);
+			settings.observationRegistry(builder.observationRegistry);
 		}
 		if (builder.observationConvention != null) {
-			this.template.getSettings().setObservationConvention(builder.observationConvention);
+			settings.observationConvention(builder.observationConvention);
 		}
+		LockEngine engine = (this.renewer != null)
+				? new LockEngine(this.templateClient, this.waiter, settings.build(), this.renewer)
+				: new LockEngine(this.templateClient, this.waiter, settings.build());
+		this.template = new LockTemplate(engine);
 	}
 
-	private static LeaseRenewer newRenewer(RedisLockClient client, Builder builder) {
+	private static LeaseRenewer newRenewer(LockClient client, Builder builder) {
 		TaskScheduler scheduler = builder.renewerScheduler;
 		return (scheduler != null) ? new LeaseRenewer(client, builder.maxHold, scheduler)
 				: new LeaseRenewer(client, builder.maxHold);
@@ -161,6 +169,16 @@ public final class LockStack implements AutoCloseable {
 	}
 
 	/**
+	 * Return the client that the template and the renewer call: the {@link #client()
+	 * client} itself, or the wrapper {@link Builder#templateClient(Function) built around
+	 * it}.
+	 * @return the template's client
+	 */
+	public LockClient templateClient() {
+		return this.templateClient;
+	}
+
+	/**
 	 * Return the waiter that parks the template's callers and that the notifier signals.
 	 * @return the waiter
 	 */
@@ -201,6 +219,19 @@ public final class LockStack implements AutoCloseable {
 	 */
 	public LockTemplate template() {
 		return this.template;
+	}
+
+	/**
+	 * Return a template over the same client as {@link #template()}, this stack's waiter
+	 * and lease renewer, on an engine of its own with the given settings: for a test of
+	 * one setting.
+	 * @param settings the settings
+	 * @return a new template
+	 */
+	public LockTemplate template(LockSettings settings) {
+		return new LockTemplate(
+				(this.renewer != null) ? new LockEngine(this.templateClient, this.waiter, settings, this.renewer)
+						: new LockEngine(this.templateClient, this.waiter, settings));
 	}
 
 	/**
@@ -252,6 +283,8 @@ public final class LockStack implements AutoCloseable {
 
 		private Function<? super RedisConnectionFactory, ? extends RedisLockClient> client = RedisLockClient::new;
 
+		private @Nullable Function<? super RedisLockClient, ? extends LockClient> templateClient;
+
 		private LockWaiter waiter = new LockWaiter(Duration.ofMillis(500));
 
 		private boolean notifications = true;
@@ -299,6 +332,19 @@ public final class LockStack implements AutoCloseable {
 		 */
 		public Builder client(Function<? super RedisConnectionFactory, ? extends RedisLockClient> client) {
 			this.client = client;
+			return this;
+		}
+
+		/**
+		 * Set the client that the template and the renewer call, a wrapper around the
+		 * stack's client that records, delays or restricts their calls; the client itself
+		 * by default. The notifier and {@link LockStack#client()} stay on the client
+		 * itself.
+		 * @param wrapper makes the template's client from the stack's client
+		 * @return this builder
+		 */
+		public Builder templateClient(Function<? super RedisLockClient, ? extends LockClient> wrapper) {
+			this.templateClient = wrapper;
 			return this;
 		}
 

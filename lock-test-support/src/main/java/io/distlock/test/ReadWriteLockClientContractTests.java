@@ -28,9 +28,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.distlock.store.AcquireResult;
 import io.distlock.lease.Lease;
 import io.distlock.lease.LeaseRenewer;
+import io.distlock.store.AcquireResult;
 import io.distlock.store.ReadWriteLockClient;
 import io.distlock.store.Renewal;
 import org.junit.jupiter.api.Test;
@@ -160,8 +160,10 @@ public abstract class ReadWriteLockClientContractTests {
 			assertThat(result).isInstanceOf(AcquireResult.Busy.class);
 			assertThat(client().tryAcquireRead("k", owner(), TTL)).as("a new reader after %d attempts", attempts)
 				.isInstanceOf(AcquireResult.Busy.class);
+			// A busy answer without a time to live: come back after the longest pause.
 			Duration retry = ((AcquireResult.Busy) result).remainingTtl();
-			Polling.sleep(Duration.ofMillis(Math.max(1, Math.min(retry.toMillis(), 200))));
+			long pause = (retry != null) ? Math.min(retry.toMillis(), 200) : 200;
+			Polling.sleep(Duration.ofMillis(Math.max(1, pause)));
 			attempts++;
 		}
 	}

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -191,7 +192,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 			}
 			catch (RedisCommandException ex) {
 				// A replica the sentinel has not judged fit yet, or a failover going on.
-				if (ex.getMessage().contains("NOGOODSLAVE") || ex.getMessage().contains("INPROG")) {
+				String message = ex.getMessage();
+				if (message != null && (message.contains("NOGOODSLAVE") || message.contains("INPROG"))) {
 					return false;
 				}
 				throw new IllegalStateException("SENTINEL FAILOVER failed", ex);
@@ -234,7 +236,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		// told otherwise by them.
 		Polling.await(AWAIT_FAILOVER_TIMEOUT, "the sentinels to agree on a primary",
 				() -> this.probe.agreedPrimary() != null, this.probe::describe);
-		RedisServer current = this.probe.agreedPrimary();
+		RedisServer current = Objects.requireNonNull(this.probe.agreedPrimary(),
+				() -> "The sentinels agreed on a primary, then on none\n" + this.probe.describe());
 		this.primary = current;
 		List<RedisServer> replicas = replicas();
 		for (RedisServer replica : replicas) {
@@ -303,7 +306,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	private RedisServer awaitFailover(RedisServer old) {
 		Polling.await(AWAIT_FAILOVER_TIMEOUT, "the sentinels to promote a replica of " + old,
 				() -> this.probe.promoted(old) != null, this.probe::describe);
-		RedisServer promoted = this.probe.promoted(old);
+		RedisServer promoted = Objects.requireNonNull(this.probe.promoted(old),
+				() -> "The sentinels promoted a replica of " + old + ", then none\n" + this.probe.describe());
 		this.primary = promoted;
 		for (RedisServer server : this.servers) {
 			server.replicateOnRestart((server != promoted) ? promoted : null);

@@ -46,7 +46,8 @@ final class ServerTls {
 			}
 			catch (RedisStartupException ex) {
 				// "Bad directive" for --tls-port in a build without TLS.
-				if (!ex.getMessage().toLowerCase(Locale.ROOT).contains("tls")) {
+				String message = ex.getMessage();
+				if (message == null || !message.toLowerCase(Locale.ROOT).contains("tls")) {
 					throw ex;
 				}
 				result = false;

@@ -27,8 +27,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.distlock.LockTemplate;
-import io.distlock.autoconfigure.actuate.LocksEndpoint;
 import io.distlock.autoconfigure.actuate.LocksEndpoint.HeldLocksDescriptor;
+import io.distlock.autoconfigure.actuate.LocksEndpoint;
 import io.distlock.test.RedisServerExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;

@@ -84,14 +84,14 @@ class DistributedLockedAspectIntegrationTests {
 		this.refunds.refundAll(List.of(1L, 2L));
 
 		assertThat(this.refunds.seen).containsExactly("refund:1 held=true", "refund:2 held=true");
-		assertThat(this.template.inspect("refund:1").held()).isFalse();
+		assertThat(this.template.getEngine().inspect("refund:1").held()).isFalse();
 		assertThat(LockContext.current()).isEmpty();
 	}
 
 	@Test
 	void aPrivateMethodCalledFromInsideTheClassIsLocked() {
 		assertThat(this.refunds.settleThroughPrivate(3)).isEqualTo("settle:3 held=true");
-		assertThat(this.template.inspect("settle:3").held()).isFalse();
+		assertThat(this.template.getEngine().inspect("settle:3").held()).isFalse();
 	}
 
 	@Test
@@ -124,14 +124,14 @@ class DistributedLockedAspectIntegrationTests {
 	void anAsyncMethodHoldsItsLockUntilItsStageCompletes() throws Exception {
 		CompletableFuture<Void> gate = new CompletableFuture<>();
 		CompletableFuture<String> result = this.refunds.async(6, gate);
-		assertThat(this.template.inspect("async:6").held()).isTrue();
+		assertThat(this.template.getEngine().inspect("async:6").held()).isTrue();
 
 		gate.complete(null);
 
 		assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("async:6 held=true");
 		org.awaitility.Awaitility.await()
 			.atMost(Duration.ofSeconds(10))
-			.until(() -> !this.template.inspect("async:6").held());
+			.until(() -> !this.template.getEngine().inspect("async:6").held());
 	}
 
 	@Test
@@ -152,8 +152,8 @@ class DistributedLockedAspectIntegrationTests {
 	void reactiveMethodsAreLockedOnSubscriptionWhileTheirPublisherRuns() {
 		StepVerifier.create(this.refunds.mono(8)).expectNext("mono:8 held=true").verifyComplete();
 		StepVerifier.create(this.refunds.flux(9)).expectNext("flux:9 held=true", "flux:9 held=true").verifyComplete();
-		assertThat(this.template.inspect("mono:8").held()).isFalse();
-		assertThat(this.template.inspect("flux:9").held()).isFalse();
+		assertThat(this.template.getEngine().inspect("mono:8").held()).isFalse();
+		assertThat(this.template.getEngine().inspect("flux:9").held()).isFalse();
 	}
 
 	@Test

@@ -91,7 +91,8 @@ public class RefundService {
 	@DistributedLocked(key = "'async:' + #id", ttl = "10s")
 	public CompletableFuture<String> async(long id, CompletableFuture<Void> gate) {
 		// Completes later, on another thread: the lock is held until then.
-		return gate.thenApplyAsync((ignored) -> "async:" + id + " held=" + this.template.inspect("async:" + id).held());
+		return gate.thenApplyAsync(
+				(ignored) -> "async:" + id + " held=" + this.template.getEngine().inspect("async:" + id).held());
 	}
 
 	@DistributedLocked(key = "'busy:' + #id")
@@ -101,12 +102,14 @@ public class RefundService {
 
 	@DistributedLocked(key = "'mono:' + #id", ttl = "10s")
 	public Mono<String> mono(long id) {
-		return Mono.fromCallable(() -> "mono:" + id + " held=" + this.template.inspect("mono:" + id).held());
+		return Mono
+			.fromCallable(() -> "mono:" + id + " held=" + this.template.getEngine().inspect("mono:" + id).held());
 	}
 
 	@DistributedLocked(key = "'flux:' + #id", ttl = "10s")
 	public Flux<String> flux(long id) {
-		return Flux.range(1, 2).map((n) -> "flux:" + id + " held=" + this.template.inspect("flux:" + id).held());
+		return Flux.range(1, 2)
+			.map((n) -> "flux:" + id + " held=" + this.template.getEngine().inspect("flux:" + id).held());
 	}
 
 	@DistributedLocked(key = "'busy:' + #id")
@@ -121,7 +124,7 @@ public class RefundService {
 
 	private String held() {
 		LockHandle lock = LockContext.require();
-		return lock.key() + " held=" + this.template.inspect(lock.key()).held();
+		return lock.key() + " held=" + this.template.getEngine().inspect(lock.key()).held();
 	}
 
 }

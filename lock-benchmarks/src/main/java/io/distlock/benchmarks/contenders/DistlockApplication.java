@@ -48,7 +48,7 @@ public final class DistlockApplication implements AutoCloseable {
 	 * @param address the Redis
 	 * @return the running application, to be closed
 	 */
-	public static DistlockApplication start(RedisAddress address) {
+	public static DistlockApplication start(RedisAddress address, String... properties) {
 		// Spring Boot leaves the logging alone: slf4j-simple prints warnings only.
 		System.setProperty("org.springframework.boot.logging.LoggingSystem", "none");
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchmarkConfiguration.class)
@@ -57,6 +57,7 @@ public final class DistlockApplication implements AutoCloseable {
 			.logStartupInfo(false)
 			.properties("spring.data.redis.host=" + address.host(), "spring.data.redis.port=" + address.port(),
 					"spring.data.redis.timeout=2s")
+			.properties(properties)
 			.run();
 		return new DistlockApplication(context);
 	}

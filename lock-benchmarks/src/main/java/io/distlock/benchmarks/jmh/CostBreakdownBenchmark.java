@@ -55,8 +55,8 @@ import io.distlock.benchmarks.BenchmarkRedis;
 import io.distlock.benchmarks.contenders.DistlockApplication;
 import io.distlock.benchmarks.contenders.LockContender;
 import io.distlock.benchmarks.contenders.RedisAddress;
-import io.distlock.store.AcquireResult;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.AcquireResult;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -216,9 +216,9 @@ public class CostBreakdownBenchmark {
 					this.client = new RedisLockClient(factory);
 				}
 				default -> {
-					this.application = DistlockApplication.start(address);
+					this.application = DistlockApplication.start(address,
+							"distlock.describe-holders=" + !"template-no-holder".equals(this.variant));
 					this.template = this.application.lockTemplate();
-					this.template.getSettings().setDescribeHolders(!"template-no-holder".equals(this.variant));
 					this.client = new RedisLockClient(this.application.connectionFactory());
 					if (FencingLayers.VARIANTS.contains(this.variant)) {
 						this.fencing = new FencingLayers(this.variant, this.application);

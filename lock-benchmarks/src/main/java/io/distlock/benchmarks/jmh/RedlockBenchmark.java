@@ -41,10 +41,10 @@ import io.distlock.benchmarks.BenchmarkRedis;
 import io.distlock.benchmarks.Scenario;
 import io.distlock.benchmarks.contenders.LockContender;
 import io.distlock.benchmarks.contenders.RedisAddress;
-import io.distlock.store.LockClient;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.redlock.RedlockClient;
 import io.distlock.redlock.RedlockNodes;
+import io.distlock.store.LockClient;
+import io.distlock.waiting.LockWaiter;
 
 /**
  * Uncontended lock and unlock on one thread through {@link LockTemplate}, on a single

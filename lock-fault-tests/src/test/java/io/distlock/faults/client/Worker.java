@@ -25,11 +25,11 @@ import java.util.stream.Collectors;
 import io.distlock.LockAcquisitionException;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
+import io.distlock.LockMode;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.MultiLockHandle;
 import io.distlock.MultiLockRequest;
-import io.distlock.LockMode;
 import io.distlock.faults.client.StorageClient.Result;
 import org.jspecify.annotations.Nullable;
 

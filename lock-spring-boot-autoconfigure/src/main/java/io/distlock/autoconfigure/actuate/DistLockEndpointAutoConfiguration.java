@@ -22,7 +22,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.HeldLock;
-import io.distlock.LockTemplate;
+import io.distlock.LockAdministration;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
@@ -74,9 +74,9 @@ public final class DistLockEndpointAutoConfiguration {
 	// leaves it out unless the access to the endpoint is unrestricted.
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBean(LockTemplate.class)
-	LocksEndpoint locksEndpoint(LockTemplate lockTemplate, LocksEndpointProperties endpointProperties) {
-		return new ForceReleasingLocksEndpoint(lockTemplate, endpointProperties.getShowValues(),
+	@ConditionalOnBean(LockAdministration.class)
+	LocksEndpoint locksEndpoint(LockAdministration locks, LocksEndpointProperties endpointProperties) {
+		return new ForceReleasingLocksEndpoint(locks, endpointProperties.getShowValues(),
 				endpointProperties.getRoles());
 	}
 

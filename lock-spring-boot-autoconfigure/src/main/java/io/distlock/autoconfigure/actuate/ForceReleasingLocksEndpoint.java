@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import io.distlock.HeldLock;
-import io.distlock.LockTemplate;
+import io.distlock.LockAdministration;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -54,13 +54,13 @@ public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 	/**
 	 * Create an endpoint that can force-release locks, and refuses to while the
 	 * template's key prefix is empty.
-	 * @param lockTemplate the template that takes this application's locks
+	 * @param locks the administration of this application's lock engine
 	 * @param showValues when to show lock keys unmasked
 	 * @param roles the roles of which a user needs one to see keys unmasked when
 	 * {@link Show#WHEN_AUTHORIZED}; when empty, any authenticated user
 	 */
-	public ForceReleasingLocksEndpoint(LockTemplate lockTemplate, Show showValues, Set<String> roles) {
-		super(lockTemplate, showValues, roles);
+	public ForceReleasingLocksEndpoint(LockAdministration locks, Show showValues, Set<String> roles) {
+		super(locks, showValues, roles);
 	}
 
 	/**
@@ -82,7 +82,7 @@ public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 		if (isKeyPrefixEmpty()) {
 			return refused("force-release a lock");
 		}
-		boolean released = lockTemplate().forceRelease(joined);
+		boolean released = administration().forceRelease(joined);
 		return new WebEndpointResponse<>(new ForceReleaseDescriptor(mask(joined, showKeys(securityContext)), released));
 	}
 

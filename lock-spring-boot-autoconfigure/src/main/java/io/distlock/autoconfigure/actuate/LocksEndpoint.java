@@ -27,9 +27,9 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.HeldLock;
-import io.distlock.WaitedOnLock;
-import io.distlock.LockTemplate;
+import io.distlock.LockAdministration;
 import io.distlock.LockMode;
+import io.distlock.WaitedOnLock;
 import io.distlock.store.LockState;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -71,7 +71,7 @@ public class LocksEndpoint {
 
 	private static final int MOST_WAITED_ON = 10;
 
-	private final LockTemplate lockTemplate;
+	private final LockAdministration locks;
 
 	private final Show showValues;
 
@@ -81,13 +81,13 @@ public class LocksEndpoint {
 	 * Create an endpoint over the given template, which lists the locks held through
 	 * every front door of its settings (the reactive template and leader election among
 	 * them). Keys are not inspected while the template's key prefix is empty.
-	 * @param lockTemplate the template that takes this application's locks
+	 * @param locks the administration of this application's lock engine
 	 * @param showValues when to show lock keys unmasked
 	 * @param roles the roles of which a user needs one to see keys unmasked when
 	 * {@link Show#WHEN_AUTHORIZED}; when empty, any authenticated user
 	 */
-	public LocksEndpoint(LockTemplate lockTemplate, Show showValues, Set<String> roles) {
-		this.lockTemplate = lockTemplate;
+	public LocksEndpoint(LockAdministration locks, Show showValues, Set<String> roles) {
+		this.locks = locks;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
 	}
@@ -101,14 +101,14 @@ public class LocksEndpoint {
 	@ReadOperation
 	public HeldLocksDescriptor locks(SecurityContext securityContext) {
 		boolean showKeys = showKeys(securityContext);
-		List<HeldLock> held = this.lockTemplate.getHeldLocks();
-		return new HeldLocksDescriptor(this.lockTemplate.getSettings().getInstanceName(),
+		List<HeldLock> held = this.locks.getHeldLocks();
+		return new HeldLocksDescriptor(this.locks.getSettings().getInstanceName(),
 				held.stream().map((lock) -> new HeldLockDescriptor(lock, mask(lock.key(), showKeys))).toList(),
-				this.lockTemplate.getWaitingLocks()
+				this.locks.getWaitingLocks()
 					.stream()
 					.map((waiting) -> new WaitingLockDescriptor(waiting, mask(waiting.key(), showKeys)))
 					.toList(),
-				this.lockTemplate.getSettings().getWaitingLocks().mostWaitedOn(MOST_WAITED_ON));
+				this.locks.getMostWaitedOnLocks(MOST_WAITED_ON));
 	}
 
 	/**
@@ -130,18 +130,18 @@ public class LocksEndpoint {
 		if (isKeyPrefixEmpty()) {
 			return refused("inspect a lock");
 		}
-		LockState state = this.lockTemplate.inspect(joined);
+		LockState state = this.locks.inspect(joined);
 		return new WebEndpointResponse<>(new LockStateDescriptor(mask(joined, showKeys(securityContext)), state));
 	}
 
-	LockTemplate lockTemplate() {
-		return this.lockTemplate;
+	LockAdministration administration() {
+		return this.locks;
 	}
 
-	// The prefix of the template served, read now: it may be a template of the
-	// application's own, or its settings changed after startup.
+	// The prefix of the engine served, read now: it may be an engine of the
+	// application's own.
 	boolean isKeyPrefixEmpty() {
-		return this.lockTemplate.getSettings().getKeyPrefix().isEmpty();
+		return this.locks.getSettings().getKeyPrefix().isEmpty();
 	}
 
 	boolean showKeys(SecurityContext securityContext) {
@@ -154,8 +154,8 @@ public class LocksEndpoint {
 
 	static WebEndpointResponse<RefusalDescriptor> refused(String operation) {
 		return new WebEndpointResponse<>(new RefusalDescriptor("Refused to " + operation
-				+ ": the lock template's key prefix is empty (distlock.key-prefix, or LockSettings.setKeyPrefix of "
-				+ "a template of the application's own), so a key could name any Redis key, not only a lock's. "
+				+ ": the lock engine's key prefix is empty (distlock.key-prefix, or LockSettings.Builder.keyPrefix of "
+				+ "an engine of the application's own), so a key could name any Redis key, not only a lock's. "
 				+ "Set a key prefix to " + operation + " through this endpoint."), STATUS_FORBIDDEN);
 	}
 

@@ -21,11 +21,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.LockHandle;
+import io.distlock.LockMode;
 import io.distlock.LockRequest;
 import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.autoconfigure.DistLockReactiveAutoConfiguration;
-import io.distlock.LockMode;
 import io.distlock.reactive.ReactiveLockTemplate;
 import io.distlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;

@@ -32,9 +32,12 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.distlock.LockHandle;
 import io.distlock.LockRequest;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockEngine;
 import io.distlock.store.LockClient;
 import io.distlock.test.RedisServerExtension;
+import io.distlock.waiting.LockWaiter;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
@@ -294,10 +297,9 @@ class LocksEndpointWebIntegrationTests {
 	static class EmptyPrefixTemplateApplication {
 
 		@Bean
-		LockTemplate lockTemplate(LockClient lockClient) {
-			LockTemplate template = new LockTemplate(lockClient);
-			template.getSettings().setKeyPrefix("");
-			return template;
+		LockEngine lockEngine(LockClient lockClient) {
+			return new LockEngine(lockClient, new LockWaiter(Duration.ofMillis(500)),
+					LockSettings.builder().keyPrefix("").build());
 		}
 
 	}

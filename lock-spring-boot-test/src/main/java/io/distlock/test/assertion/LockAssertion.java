@@ -94,9 +94,8 @@ public final class LockAssertion {
 
 	private static String hint(Recording recording) {
 		// Taking no lock at all is also what an unregistered listener looks like.
-		return recording.acquired.isEmpty()
-				? " (if it does lock, LockAssert.listener() is not registered with its "
-						+ "template: a LockTemplate built by hand needs it in setLockListeners of its LockSettings)"
+		return recording.acquired.isEmpty() ? " (if it does lock, LockAssert.listener() is not registered with its "
+				+ "template: a LockTemplate built by hand needs it in lockListeners of the LockSettings of its LockEngine)"
 				: "";
 	}
 

@@ -23,8 +23,8 @@ import org.springframework.context.annotation.Bean;
 
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.store.LockClient;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.test.memory.InMemoryLockClient;
+import io.distlock.waiting.LockWaiter;
 
 /**
  * Auto-configuration of the in-memory lock store, imported only by

@@ -29,15 +29,15 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.distlock.store.AcquireResult;
-import io.distlock.store.LockHolder;
 import io.distlock.store.FairLockClient;
 import io.distlock.store.InspectableLockClient;
 import io.distlock.store.LockClient;
+import io.distlock.store.LockHolder;
 import io.distlock.store.LockState;
-import io.distlock.waiting.LockWaiter;
 import io.distlock.store.PermitLockClient;
 import io.distlock.store.ReadWriteLockClient;
 import io.distlock.test.memory.KeyState.Lease;
+import io.distlock.waiting.LockWaiter;
 
 import org.springframework.util.Assert;
 
@@ -170,7 +170,10 @@ public class InMemoryLockClient
 				return new AcquireResult.Busy(KeyState.remaining(now, latest), false,
 						KeyState.holderUntil(state.readers, latest));
 			}
-			return new AcquireResult.Busy(KeyState.remaining(now, state.fairQueue.get(first)));
+			// Free, but not the caller's turn: the first in the queue keeps its place.
+			Instant firstUntil = state.fairQueue.get(first);
+			Assert.state(firstUntil != null, "A free key that is not the caller's turn has a first in its queue");
+			return new AcquireResult.Busy(KeyState.remaining(now, firstUntil));
 		}
 	}
 
@@ -290,8 +293,9 @@ public class InMemoryLockClient
 						now.plus(ttl));
 			}
 			KeyState state = state(key, now);
-			if (state.isExclusiveHolder(ownerToken)) {
-				state.exclusive = state.exclusive.renewedUntil(now.plus(ttl));
+			Lease exclusive = state.exclusive;
+			if (exclusive != null && exclusive.ownerToken().equals(ownerToken)) {
+				state.exclusive = exclusive.renewedUntil(now.plus(ttl));
 				return true;
 			}
 			return renew(state.readers, ownerToken, now.plus(ttl));

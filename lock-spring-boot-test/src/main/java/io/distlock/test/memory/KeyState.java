@@ -22,6 +22,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -85,26 +86,22 @@ final class KeyState {
 	}
 
 	/**
-	 * Tell when the earliest of the given leases runs out.
+	 * Tell when the earliest of the given leases, of which there is at least one, runs
+	 * out.
 	 */
-	static @Nullable Instant earliest(Map<String, Instant> leases) {
-		Instant earliest = null;
-		for (Instant expiresAt : leases.values()) {
-			if (earliest == null || expiresAt.isBefore(earliest)) {
-				earliest = expiresAt;
-			}
-		}
-		return earliest;
+	static Instant earliest(Map<String, Instant> leases) {
+		return leases.values().stream().min(Comparator.naturalOrder()).orElseThrow(KeyState::noLease);
 	}
 
-	static @Nullable Instant latest(Map<String, Instant> leases) {
-		Instant latest = null;
-		for (Instant expiresAt : leases.values()) {
-			if (latest == null || expiresAt.isAfter(latest)) {
-				latest = expiresAt;
-			}
-		}
-		return latest;
+	/**
+	 * Tell when the latest of the given leases, of which there is at least one, runs out.
+	 */
+	static Instant latest(Map<String, Instant> leases) {
+		return leases.values().stream().max(Comparator.naturalOrder()).orElseThrow(KeyState::noLease);
+	}
+
+	private static IllegalStateException noLease() {
+		return new IllegalStateException("No lease: a busy answer needs one");
 	}
 
 	/**

@@ -22,8 +22,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.distlock.LockRequest;
+import io.distlock.LockSettings;
 import io.distlock.LockTemplate;
+import io.distlock.engine.LockEngine;
 import io.distlock.test.memory.InMemoryLockClient;
+import io.distlock.waiting.LockWaiter;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -107,7 +110,7 @@ class LockAssertTests {
 				.isHeldDuring(() -> unobserved
 					.execute(LockRequest.of("order:42", Duration.ofSeconds(10), Duration.ZERO), () -> null)))
 			.withMessageContaining("but it took none")
-			.withMessageContaining("needs it in setLockListeners");
+			.withMessageContaining("needs it in lockListeners of the LockSettings of its LockEngine");
 	}
 
 	private void execute(String key, Runnable action) {
@@ -118,11 +121,10 @@ class LockAssertTests {
 	}
 
 	private static LockTemplate templateWith(io.distlock.@org.jspecify.annotations.Nullable LockListener listener) {
-		LockTemplate template = new LockTemplate(new InMemoryLockClient());
-		if (listener != null) {
-			template.getSettings().setLockListeners(List.of(listener));
-		}
-		return template;
+		LockSettings settings = (listener != null) ? LockSettings.builder().lockListeners(List.of(listener)).build()
+				: LockSettings.defaults();
+		return new LockTemplate(
+				new LockEngine(new InMemoryLockClient(), new LockWaiter(Duration.ofMillis(500)), settings));
 	}
 
 }

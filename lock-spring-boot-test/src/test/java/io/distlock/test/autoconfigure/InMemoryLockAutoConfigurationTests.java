@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 import io.distlock.LockTemplate;
 import io.distlock.autoconfigure.DistLockAutoConfiguration;
-import io.distlock.store.LockClient;
 import io.distlock.redis.RedisReleaseNotifier;
+import io.distlock.store.LockClient;
 import io.distlock.test.memory.InMemoryLockClient;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -19,8 +19,8 @@ package io.distlock.test.autoconfigure;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.distlock.LockTemplate;
 import io.distlock.LockRequest;
+import io.distlock.LockTemplate;
 import io.distlock.test.RedisServerExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;

@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import io.distlock.annotation.DistributedLocked;
-import io.distlock.store.LockClient;
 import io.distlock.redis.RedisLockClient;
+import io.distlock.store.LockClient;
 import io.distlock.test.RedisEndpoint;
 import io.distlock.test.RedisServer;
 import io.distlock.test.assertion.LockAssert;

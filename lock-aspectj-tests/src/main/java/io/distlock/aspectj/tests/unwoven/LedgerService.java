@@ -16,8 +16,8 @@
 
 package io.distlock.aspectj.tests.unwoven;
 
-import io.distlock.LockHandle;
 import io.distlock.LockContext;
+import io.distlock.LockHandle;
 import io.distlock.LockTemplate;
 import io.distlock.annotation.DistributedLocked;
 
@@ -45,7 +45,7 @@ public final class LedgerService {
 	@DistributedLocked(key = "'ledger:' + #id", ttl = "10s")
 	private String post(long id) {
 		LockHandle lock = LockContext.require();
-		return lock.key() + " held=" + this.template.inspect(lock.key()).held();
+		return lock.key() + " held=" + this.template.getEngine().inspect(lock.key()).held();
 	}
 
 }

@@ -31,7 +31,7 @@ class InvoiceService(private val template: LockTemplate) {
 	@DistributedLocked(key = "'invoice:' + #id", ttl = "10s")
 	fun issue(id: Long): String {
 		val lock = LockContext.require()
-		return "${lock.key()} held=${template.inspect(lock.key()).held()}"
+		return "${lock.key()} held=${template.getEngine().inspect(lock.key()).held()}"
 	}
 
 }
