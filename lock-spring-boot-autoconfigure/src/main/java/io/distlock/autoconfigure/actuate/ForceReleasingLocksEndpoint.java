@@ -52,8 +52,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 
 	/**
-	 * Create an endpoint that can force-release locks, and refuses to while the
-	 * template's key prefix is empty.
+	 * Create an endpoint that can force-release locks, and refuses to while the engine's
+	 * key prefix is empty.
 	 * @param locks the administration of this application's lock engine
 	 * @param showValues when to show lock keys unmasked
 	 * @param roles the roles of which a user needs one to see keys unmasked when

@@ -80,7 +80,7 @@ public class LocksEndpoint {
 	/**
 	 * Create an endpoint over the given template, which lists the locks held through
 	 * every front door of its settings (the reactive template and leader election among
-	 * them). Keys are not inspected while the template's key prefix is empty.
+	 * them). Keys are not inspected while the engine's key prefix is empty.
 	 * @param locks the administration of this application's lock engine
 	 * @param showValues when to show lock keys unmasked
 	 * @param roles the roles of which a user needs one to see keys unmasked when

@@ -151,8 +151,8 @@ class LocksEndpointKeyMaskingIntegrationTests {
 				assertThat(response.getStatus()).isEqualTo(403);
 				assertThat(response.getBody()).isInstanceOfSatisfying(RefusalDescriptor.class,
 						(refusal) -> assertThat(refusal.message())
-							.isEqualTo("Refused to inspect a lock: the lock template's key prefix is empty "
-									+ "(distlock.key-prefix, or LockSettings.setKeyPrefix of a template of the "
+							.isEqualTo("Refused to inspect a lock: the lock engine's key prefix is empty "
+									+ "(distlock.key-prefix, or LockSettings.Builder.keyPrefix of an engine of the "
 									+ "application's own), so a key could name any Redis key, not only a lock's. "
 									+ "Set a key prefix to inspect a lock through this endpoint."));
 				assertThat(refusal(response)).doesNotContain("cart:alice");
