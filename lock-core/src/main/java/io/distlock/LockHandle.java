@@ -69,9 +69,9 @@ public interface LockHandle extends AutoCloseable {
 	 * <li>the lock is released by someone other than the work, just before that release,
 	 * on the releasing thread: the caller cancelled the stage of
 	 * {@link LockTemplate#executeAsync(LockRequest, LockCallback) async work} (which does
-	 * not stop a thread running it), or {@link LockTemplate#releaseHeldLocks()} released
-	 * it on shutdown. A WARN names the lock and the reason; listeners hear of a release,
-	 * not of a loss.</li>
+	 * not stop a thread running it), or {@link LockAdministration#releaseHeldLocks()}
+	 * released it on shutdown. A WARN names the lock and the reason; listeners hear of a
+	 * release, not of a loss.</li>
 	 * </ul>
 	 * <p>
 	 * It completes (with {@code null}) at most once. It never completes after a release

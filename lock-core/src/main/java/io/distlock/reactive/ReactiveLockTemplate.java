@@ -209,7 +209,8 @@ public class ReactiveLockTemplate {
 
 	/**
 	 * Release every lock held now through the front doors of this template's engine, as
-	 * {@link LockTemplate#releaseHeldLocks()} does, off the subscribing thread.
+	 * {@link io.distlock.LockAdministration#releaseHeldLocks()} does, off the subscribing
+	 * thread.
 	 * @return a {@link Mono} of how many locks were released, failed releases logged
 	 */
 	public Mono<Integer> releaseHeldLocks() {
